@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AdminCore } from '../core.ts';
+import type { PrincipalAdmin } from '../auth/principal.ts';
+
+export const AVATAR_ATTACHMENT = 'cms.backend.admin';
+export const AVATAR_FIELD = 'avatar';
+
+/** The thumbnail key of an avatar blob: the 250x250 crop stored beside it. */
+export const avatarThumbKey = (diskName: string) => diskName.replace(/\.[a-z0-9]+$/i, '') + '_thumb_250x250_crop.webp';
+
+export interface AvatarUrls {
+  url: string;
+  thumb_url: string;
+}
+
+export async function loadAvatar(core: AdminCore, em: EntityManager, adminId: number): Promise<AvatarUrls | null> {
+  const rows = await em.execute<Array<{ disk_name: string }>>(
+    `select disk_name from cms_files where attachment_type = ? and attachment_id = ? and field = ? order by id desc limit 1`,
+    [AVATAR_ATTACHMENT, adminId, AVATAR_FIELD],
+  );
+  const row = rows[0];
+  return row ? { url: core.storage.url(row.disk_name), thumb_url: core.storage.url(avatarThumbKey(row.disk_name)) } : null;
+}
+
+/** AdminProfile (spec 2.2) with every served field. Unchosen preferences are null. */
+export function toProfile(admin: PrincipalAdmin, avatar: AvatarUrls | null) {
+  return {
+    id: admin.id,
+    login: admin.login,
+    email: admin.email,
+    first_name: admin.firstName,
+    last_name: admin.lastName,
+    subtitle: admin.subtitle,
+    is_superuser: admin.isSuperuser,
+    ...(admin.role ? { role: { id: admin.role.id, code: admin.role.code, name: admin.role.name } } : {}),
+    preferences: toPreferences(admin.metadata),
+    avatar,
+  };
+}
+
+export const toPreferences = (metadata: Record<string, unknown>) => ({
+  admin_theme: typeof metadata.admin_theme === 'string' ? metadata.admin_theme : null,
+  admin_locale: typeof metadata.admin_locale === 'string' ? metadata.admin_locale : null,
+});

@@ -1,0 +1,113 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Unauthorized } from '../errors/index.ts';
+import { dummyHash, verifyPassword } from './passwords.ts';
+import { PRINCIPAL_COLUMNS, principalAdminFromRow, type Principal } from './principal.ts';
+import { LoginThrottle, type ThrottleConfig } from './throttle.ts';
+import { API_TOKEN_PREFIX, hashApiToken, newSessionId, TokenSealer } from './tokens.ts';
+
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+  sessionId: string;
+}
+
+export interface AuthOptions {
+  secret: string;
+  sessionTtlSeconds: number;
+  throttle: ThrottleConfig;
+}
+
+type Row = Record<string, unknown>;
+
+const isLive = (row: Row) => row.deleted_at == null && row.suspended_at == null;
+
+/**
+ * Sessions, access tokens and personal API tokens. Everything that decides whether a token is
+ * still good lives in PostgreSQL, so revocation is immediate on every instance.
+ */
+export class AuthService {
+  readonly sealer: TokenSealer;
+  readonly throttle: LoginThrottle;
+  readonly ttlSeconds: number;
+  readonly #orm: MikroORM;
+
+  constructor(orm: MikroORM, options: AuthOptions) {
+    this.#orm = orm;
+    this.sealer = new TokenSealer(options.secret, options.sessionTtlSeconds);
+    this.throttle = new LoginThrottle(options.throttle);
+    this.ttlSeconds = options.sessionTtlSeconds;
+  }
+
+  em(): EntityManager {
+    return this.#orm.em.fork() as EntityManager;
+  }
+
+  /** Checks a login (by `login` or `email`) and password; throttled; 401 on any mismatch. */
+  async verifyLogin(identifier: string, by: 'login' | 'email', password: string, address: string): Promise<number> {
+    const em = this.em();
+    await this.throttle.hit(em, identifier, address);
+    const rows = await em.execute<Row[]>(
+      `select id, password_hash, deleted_at, suspended_at from cms_admins where lower(${by === 'email' ? 'email' : 'login'}) = lower(?) limit 1`,
+      [identifier.trim()],
+    );
+    const row = rows[0];
+    const hash = row && isLive(row) ? String(row.password_hash) : await dummyHash();
+    const valid = await verifyPassword(password, hash);
+    if (!row || !isLive(row) || !valid) throw Unauthorized('backend::errors.login_failed', 'login_failed');
+    await this.throttle.succeeded(em, identifier, address);
+    await em.execute('update cms_admins set last_login_at = now() where id = ?', [row.id]);
+    return Number(row.id);
+  }
+
+  /** Opens a session and seals a token naming it. Pass `em` to open it inside a transaction. */
+  async issue(adminId: number, transport: 'bearer' | 'cookie', meta: { ip?: string; userAgent?: string } = {}, em: EntityManager = this.em()): Promise<IssuedToken> {
+    const sessionId = newSessionId();
+    await em.execute(
+      `insert into cms_sessions (id, admin_id, transport, created_at, expires_at, ip, user_agent)
+       values (?, ?, ?, now(), now() + make_interval(secs => ?), ?, ?)`,
+      [sessionId, adminId, transport, this.ttlSeconds, meta.ip?.slice(0, 64) ?? null, meta.userAgent?.slice(0, 512) ?? null],
+    );
+    const token = await this.sealer.seal({ sid: sessionId, iat: Date.now() });
+    return { token, expiresIn: this.ttlSeconds, sessionId };
+  }
+
+  async revokeSession(sessionId: string, em: EntityManager = this.em()): Promise<void> {
+    await em.execute('update cms_sessions set revoked_at = now() where id = ? and revoked_at is null', [sessionId]);
+  }
+
+  /** Resolves a presented token to a principal, or undefined when it is not (or no longer) good. */
+  async authenticate(token: string): Promise<Principal | undefined> {
+    if (token.startsWith(API_TOKEN_PREFIX)) return this.#authenticateApiToken(token);
+    const payload = await this.sealer.unseal(token);
+    if (!payload) return undefined;
+    const rows = await this.em().execute<Row[]>(
+      `select s.revoked_at, s.expires_at > now() as live, s.created_at >= coalesce(a.tokens_valid_after, '-infinity') as current,
+         ${PRINCIPAL_COLUMNS}
+       from cms_sessions s join cms_admins a on a.id = s.admin_id left join cms_roles r on r.id = a.role_id
+       where s.id = ?`,
+      [payload.sid],
+    );
+    const row = rows[0];
+    if (!row || row.revoked_at != null || row.live !== true || row.current !== true || !isLive(row)) return undefined;
+    return { kind: 'session', sessionId: payload.sid, admin: principalAdminFromRow(row) };
+  }
+
+  async #authenticateApiToken(token: string): Promise<Principal | undefined> {
+    if (token.length > 200) return undefined;
+    const em = this.em();
+    const rows = await em.execute<Row[]>(
+      `select t.id as token_id, t.revoked_at, (t.expires_at is null or t.expires_at > now()) as live,
+         (t.last_used_at is null or t.last_used_at < now() - interval '1 minute') as stale, ${PRINCIPAL_COLUMNS}
+       from cms_api_tokens t join cms_admins a on a.id = t.admin_id left join cms_roles r on r.id = a.role_id
+       where t.token_hash = ?`,
+      [hashApiToken(token)],
+    );
+    const row = rows[0];
+    if (!row || row.revoked_at != null || row.live !== true || !isLive(row)) return undefined;
+    if (row.stale === true) await em.execute('update cms_api_tokens set last_used_at = now() where id = ?', [row.token_id]);
+    const admin = principalAdminFromRow(row);
+    // A token principal never sets a preferred locale (spec 5.10).
+    const { admin_locale: _ignored, ...metadata } = admin.metadata;
+    return { kind: 'api_token', tokenId: Number(row.token_id), admin: { ...admin, metadata } };
+  }
+}

@@ -1,0 +1,81 @@
+import { DEFAULT_THROTTLE } from '../auth/throttle.ts';
+import { isEmbedded } from '../database/config.ts';
+import { ConfigError } from './errors.ts';
+import type { AdminConfig, Logger, ResolvedConfig } from './types.ts';
+
+const KNOWN_KEYS = new Set([
+  'backend', 'production', 'database', 'secret', 'locales', 'fallbackLocale', 'plugins', 'storage',
+  'sessionTtlSeconds', 'throttle', 'themes', 'logger',
+]);
+
+export const consoleLogger: Logger = {
+  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
+  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
+  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
+};
+
+const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+/** Checks the host's configuration once and fills in defaults. Every refusal says how to fix it. */
+export function resolveConfig(config: AdminConfig): ResolvedConfig {
+  if (typeof config !== 'object' || config === null) throw new ConfigError('createAdmin needs a configuration object.');
+  for (const key of Object.keys(config)) {
+    if (!KNOWN_KEYS.has(key)) throw ConfigError.at({ key }, 'unknown configuration key', `Known keys: ${[...KNOWN_KEYS].join(', ')}.`);
+  }
+  if (typeof config.secret !== 'string' || config.secret.length < 32) {
+    throw ConfigError.at({ key: 'secret' }, 'the secret is missing or shorter than 32 characters', 'Pass a random string of at least 32 characters (for example `openssl rand -base64 48`).');
+  }
+  const production = config.production === true;
+  const backend = config.backend ?? {};
+  for (const key of Object.keys(backend)) {
+    if (key !== 'uri' && key !== 'cookie_secure') throw ConfigError.at({ key: `backend.${key}` }, 'unknown configuration key', 'Known keys: backend.uri, backend.cookie_secure.');
+  }
+  const uri = backend.uri ?? '/backend';
+  if (typeof uri !== 'string' || !/^\/[A-Za-z0-9_\-/]*$/.test(uri) || uri.includes('//') || (uri.length > 1 && uri.endsWith('/'))) {
+    throw ConfigError.at({ key: 'backend.uri' }, `"${String(uri)}" is not a valid prefix`, 'Use a path such as "/backend": a leading slash, no trailing slash, letters, digits, "-", "_" and "/".');
+  }
+  if (uri === '/') throw ConfigError.at({ key: 'backend.uri' }, 'the admin cannot be mounted at the root', 'Use a prefix such as "/backend".');
+  const cookieSecure = backend.cookie_secure ?? true;
+  if (typeof cookieSecure !== 'boolean') throw ConfigError.at({ key: 'backend.cookie_secure' }, 'must be a boolean', 'Use true or false.');
+  if (!cookieSecure && production) {
+    throw ConfigError.at({ key: 'backend.cookie_secure' }, 'an insecure session cookie is refused in production', 'Remove `cookie_secure: false`, or serve the admin over HTTPS.');
+  }
+  if (!config.database || typeof config.database !== 'object' || (!isEmbedded(config.database) && typeof (config.database as { url?: unknown }).url !== 'string')) {
+    throw ConfigError.at({ key: 'database' }, 'no database configured', 'Pass `database: { url: "postgres://…" }` or `database: { embedded: { dataDir } }`.');
+  }
+  const locales = config.locales ?? ['en'];
+  if (!Array.isArray(locales) || locales.length === 0 || !locales.every((l) => typeof l === 'string' && LOCALE.test(l))) {
+    throw ConfigError.at({ key: 'locales' }, 'must be a non-empty list of locale codes', 'For example ["en", "de"].');
+  }
+  const fallbackLocale = config.fallbackLocale ?? (locales.includes('en') ? 'en' : locales[0]!);
+  if (!locales.includes(fallbackLocale)) {
+    throw ConfigError.at({ key: 'fallbackLocale' }, `"${fallbackLocale}" is not one of the locales`, `Use one of: ${locales.join(', ')}.`);
+  }
+  const ttl = config.sessionTtlSeconds ?? 3600;
+  if (!Number.isSafeInteger(ttl) || ttl < 60 || ttl > 30 * 86400) {
+    throw ConfigError.at({ key: 'sessionTtlSeconds' }, 'must be a whole number of seconds from 60 to 2592000', 'The default is 3600.');
+  }
+  const throttle = { ...DEFAULT_THROTTLE, ...config.throttle };
+  for (const name of ['login', 'address'] as const) {
+    const rule = throttle[name];
+    if (!rule || !Number.isSafeInteger(rule.max) || rule.max < 1 || !Number.isSafeInteger(rule.windowSeconds) || rule.windowSeconds < 1) {
+      throw ConfigError.at({ key: `throttle.${name}` }, 'needs whole numbers `max` and `windowSeconds` of at least 1', 'For example { max: 5, windowSeconds: 900 }.');
+    }
+  }
+  const themes = config.themes ?? ['light', 'dark', 'auto'];
+  return {
+    prefix: uri,
+    apiBase: `${uri}/api/v1`,
+    cookieSecure,
+    production,
+    database: config.database,
+    secret: config.secret,
+    locales: [...locales],
+    fallbackLocale,
+    plugins: config.plugins ?? [],
+    sessionTtlSeconds: ttl,
+    throttle,
+    themes,
+    logger: config.logger ?? consoleLogger,
+  };
+}

@@ -1,0 +1,54 @@
+import type { DatabaseConfig } from '../database/config.ts';
+import type { PluginDefinition } from '../plugins/define.ts';
+import type { Storage } from '../storage/storage.ts';
+import type { ThrottleConfig } from '../auth/throttle.ts';
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** What a host passes to `createAdmin`. The core never reads `process.env`: the host does. */
+export interface AdminConfig {
+  backend?: {
+    /** Mount prefix of the admin (default `/backend`). */
+    uri?: string;
+    /** `Secure` flag of the session cookie (default true; false is refused in production). */
+    cookie_secure?: boolean;
+  };
+  /** The host runs in production: refuses insecure settings. */
+  production?: boolean;
+  database: DatabaseConfig;
+  /** Seals tokens and encrypts secrets; at least 32 characters. */
+  secret: string;
+  /** Served locales (default `['en']`). */
+  locales?: string[];
+  /** Locale whose keys every bundle contains (default `en`, or the first locale). */
+  fallbackLocale?: string;
+  plugins?: PluginDefinition[];
+  /** Blob store (default: local disk under `storage.root`). */
+  storage?: Storage | { root: string; publicUrl?: string };
+  /** Access token and session lifetime in seconds (default 3600). */
+  sessionTtlSeconds?: number;
+  throttle?: Partial<ThrottleConfig>;
+  /** Admin themes a preference may name (default `light`, `dark`, `auto`). */
+  themes?: string[];
+  logger?: Logger;
+}
+
+export interface ResolvedConfig {
+  prefix: string;
+  apiBase: string;
+  cookieSecure: boolean;
+  production: boolean;
+  database: DatabaseConfig;
+  secret: string;
+  locales: string[];
+  fallbackLocale: string;
+  plugins: PluginDefinition[];
+  sessionTtlSeconds: number;
+  throttle: ThrottleConfig;
+  themes: string[];
+  logger: Logger;
+}

@@ -1,0 +1,93 @@
+import { AuthService } from './auth/service.ts';
+import { coreAuthEntities } from './auth/entities.ts';
+import { resolveConfig } from './config/resolve.ts';
+import type { AdminConfig, ResolvedConfig } from './config/types.ts';
+import { openDatabase, type Database } from './database/open.ts';
+import { coreStrings } from './i18n/core-strings.ts';
+import { negotiateLocale, Strings } from './i18n/strings.ts';
+import { coreMigrations } from './migrations/index.ts';
+import { backendPlugin } from './backend-plugin.ts';
+import { pluginCode } from './plugins/define.ts';
+import { Registry } from './plugins/registry.ts';
+import { coreStorageEntities } from './storage/entities.ts';
+import { BlobJanitor } from './storage/janitor.ts';
+import { LocalDiskStorage, type Storage } from './storage/storage.ts';
+import { coreRoutes } from './routes.ts';
+import type { RouteDefinition } from './http/types.ts';
+
+export interface CoreOptions {
+  /** Called with every SQL statement (tests count queries with it). */
+  onQuery?: (sql: string) => void;
+}
+
+/**
+ * One admin: configuration, plugin registry, strings, database and services. Framework-free:
+ * an adapter (`@cms/admin-koa`) turns HTTP into `AdminRequest`s and runs `routes` through
+ * `runRoute`.
+ */
+export class AdminCore {
+  readonly config: ResolvedConfig;
+  readonly registry: Registry;
+  readonly strings: Strings;
+  readonly db: Database;
+  readonly auth: AuthService;
+  readonly storage: Storage;
+  readonly blobs: BlobJanitor;
+  readonly routes: readonly RouteDefinition[];
+  #timer: NodeJS.Timeout | undefined;
+
+  private constructor(config: ResolvedConfig, registry: Registry, strings: Strings, db: Database, storage: Storage) {
+    this.config = config;
+    this.registry = registry;
+    this.strings = strings;
+    this.db = db;
+    this.storage = storage;
+    this.auth = new AuthService(db.orm, { secret: config.secret, sessionTtlSeconds: config.sessionTtlSeconds, throttle: config.throttle });
+    this.blobs = new BlobJanitor(db.orm, storage, config.logger);
+    this.routes = Object.freeze([...coreRoutes]);
+  }
+
+  static async create(input: AdminConfig, options: CoreOptions = {}): Promise<AdminCore> {
+    const config = resolveConfig(input);
+    const plugins = [backendPlugin, ...config.plugins];
+    const registry = new Registry(plugins, { prefix: config.prefix });
+    const strings = new Strings(config.locales, config.fallbackLocale);
+    strings.add('backend', coreStrings);
+    for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
+    const storage = resolveStorage(input.storage, config.prefix);
+    const db = await openDatabase(config.database, {
+      entities: [...coreAuthEntities, ...coreStorageEntities, ...registry.entities],
+      migrations: [...coreMigrations, ...registry.migrations],
+      onQuery: options.onQuery,
+    });
+    const core = new AdminCore(config, registry, strings, db, storage);
+    try {
+      if (config.database.migrate !== false) await db.migrate();
+      await core.blobs.retryPending();
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    core.#timer = setInterval(() => {
+      core.blobs.retryPending().catch((error: unknown) => config.logger.warn('blob retry failed', { error: String(error) }));
+    }, 5 * 60_000);
+    core.#timer.unref();
+    return core;
+  }
+
+  /** The locale of a request before authentication: `Accept-Language` against the served locales. */
+  negotiate(acceptLanguage: string | undefined): string {
+    return negotiateLocale(acceptLanguage, this.config.locales, this.config.fallbackLocale);
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.db.close();
+  }
+}
+
+function resolveStorage(storage: AdminConfig['storage'], prefix: string): Storage {
+  if (storage && 'put' in storage) return storage;
+  const root = storage?.root ?? '.data/storage';
+  return new LocalDiskStorage(root, storage?.publicUrl ?? `${prefix}/assets/_files`);
+}

@@ -1,0 +1,45 @@
+import { isAdminError } from '../errors/index.ts';
+import type { Strings } from '../i18n/strings.ts';
+import type { AdminResponse } from './types.ts';
+
+/** Success envelope `{data, meta}` (spec 2.1). */
+export const ok = (data: unknown, meta: Record<string, unknown> = {}, status = 200): AdminResponse => ({
+  status,
+  body: { data, meta },
+});
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, string[]> };
+}
+
+/**
+ * The one place where a thrown error becomes the error envelope. An `AdminError` keeps its
+ * status, code and details; anything else is an opaque 500 that names only the request id.
+ */
+export function toErrorResponse(error: unknown, strings: Strings, locale: string, requestId: string): AdminResponse & { body: ErrorBody } {
+  if (isAdminError(error)) {
+    const count = typeof error.params.seconds === 'number' ? error.params.seconds : undefined;
+    return {
+      status: error.status,
+      headers: { ...error.headers },
+      body: {
+        error: {
+          code: error.code,
+          message: strings.t(locale, error.messageKey, { ...error.params, count: count ?? '' }, count),
+          details: error.details,
+        },
+      },
+    };
+  }
+  return {
+    status: 500,
+    headers: {},
+    body: {
+      error: {
+        code: 'internal_error',
+        message: strings.t(locale, 'backend::errors.internal', { request_id: requestId }),
+        details: {},
+      },
+    },
+  };
+}

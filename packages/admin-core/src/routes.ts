@@ -1,0 +1,8 @@
+import { accountRoutes } from './account/routes.ts';
+import { authRoutes } from './auth/routes.ts';
+import type { RouteDefinition } from './http/types.ts';
+import { langRoutes } from './i18n/routes.ts';
+import { navigationRoutes } from './navigation/routes.ts';
+
+/** Every route of the admin API, once, with its full path below `{prefix}/api/v1`. */
+export const coreRoutes: readonly RouteDefinition[] = [...authRoutes, ...accountRoutes, ...langRoutes, ...navigationRoutes];
