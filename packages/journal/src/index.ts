@@ -1,0 +1,1 @@
+export { journalPlugin, JOURNAL_PERMISSIONS } from './plugin.ts';

@@ -1,0 +1,110 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Koa from 'koa';
+import supertest from 'supertest';
+import { hashPassword, type AdminConfig, type AdminCore, type PermissionMap } from '@cms/admin-core';
+import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
+import { plugins } from '../../examples/blog/src/plugins/index.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { silentLogger } from './template.ts';
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+export const API = '/backend/api/v1';
+
+export interface SeededAdmin {
+  id: number;
+  login: string;
+  email: string;
+  password: string;
+}
+
+export interface TestAdmin {
+  admin: KoaAdmin;
+  core: AdminCore;
+  db: TestDatabase;
+  /** supertest against the host app's callback. */
+  http: ReturnType<typeof supertest>;
+  /** Every SQL statement run since the start (clear it with `queries.length = 0`). */
+  queries: string[];
+  storageRoot: string;
+  /** Runs SQL on the admin's own pool (outside any request). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  createAdmin(options?: Partial<Omit<SeededAdmin, 'id'>> & { isSuperuser?: boolean; permissions?: PermissionMap; roleId?: number | null; firstName?: string; lastName?: string }): Promise<SeededAdmin>;
+  createRole(code: string, permissions: PermissionMap, name?: string): Promise<number>;
+  /** Logs in over the Bearer transport and answers the access token. */
+  login(login: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A host Koa app with the admin mounted on a fresh database, as the example app mounts it. */
+export async function startTestAdmin(overrides: Partial<AdminConfig> = {}): Promise<TestAdmin> {
+  const db = await createTestDatabase();
+  const storageRoot = await mkdtemp(join(tmpdir(), 'cms-storage-'));
+  const queries: string[] = [];
+  let admin: KoaAdmin;
+  try {
+    admin = await createAdmin(
+      {
+        secret: TEST_SECRET,
+        database: db.config,
+        backend: { cookie_secure: true },
+        locales: ['en', 'de'],
+        fallbackLocale: 'en',
+        plugins,
+        storage: { root: storageRoot },
+        logger: silentLogger,
+        ...overrides,
+      },
+      { onQuery: (sql) => queries.push(sql) },
+    );
+  } catch (error) {
+    await db.dispose();
+    await rm(storageRoot, { recursive: true, force: true });
+    throw error;
+  }
+  const app = new Koa();
+  app.use(admin.middleware);
+  const http = supertest(app.callback());
+  const core = admin.core;
+  const sql = <T>(query: string, params: unknown[] = []) => core.db.orm.em.fork().execute(query, params) as Promise<T[]>;
+
+  const harness: TestAdmin = {
+    admin,
+    core,
+    db,
+    http,
+    queries,
+    storageRoot,
+    sql,
+    async createAdmin(options = {}) {
+      counter += 1;
+      const login = options.login ?? `admin${counter}_${Date.now().toString(36)}`;
+      const email = options.email ?? `${login}@example.com`;
+      const password = options.password ?? 'correct horse battery';
+      const rows = await sql<{ id: number }>(
+        `insert into cms_admins (login, email, first_name, last_name, password_hash, is_superuser, permissions, role_id)
+         values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+        [login, email, options.firstName ?? '', options.lastName ?? '', await hashPassword(password), options.isSuperuser ?? false, JSON.stringify(options.permissions ?? {}), options.roleId ?? null],
+      );
+      return { id: Number(rows[0]!.id), login, email, password };
+    },
+    async createRole(code, permissions, name = code) {
+      const rows = await sql<{ id: number }>('insert into cms_roles (code, name, permissions) values (?, ?, ?) returning id', [code, name, JSON.stringify(permissions)]);
+      return Number(rows[0]!.id);
+    },
+    async login(login, password) {
+      const response = await http.post(`${API}/auth/login`).send({ login, password });
+      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body.data.access_token as string;
+    },
+    async close() {
+      await admin.close();
+      await db.dispose();
+      await rm(storageRoot, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// The workspace brings Node 24 (the `node` devDependency); a run on an older Node is a set-up
+// mistake that would otherwise show up as confusing failures.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  throw new Error(`The tests need Node 22 or newer, found ${process.versions.node}. Run them with \`npx -y pnpm@12.21.0 test\`.`);
+}
+
+/**
+ * One vitest run over every package: `test.projects` (vitest 3.2+ replaced `vitest.workspace.ts`
+ * with it; vitest 5 no longer reads the workspace file). Each project inherits this config.
+ */
+export default defineConfig({
+  test: {
+    globalSetup: ['./test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'admin-core', include: ['packages/admin-core/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'admin-koa', include: ['packages/admin-koa/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'journal', include: ['packages/journal/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'example-blog', include: ['examples/blog/test/**/*.test.ts'] } },
+    ],
+  },
+});
