@@ -1,8 +1,9 @@
 import { accountRoutes } from './account/routes.ts';
+import { apiTokenRoutes } from './auth/api-token-routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { RouteDefinition } from './http/types.ts';
 import { langRoutes } from './i18n/routes.ts';
 import { navigationRoutes } from './navigation/routes.ts';
 
 /** Every route of the admin API, once, with its full path below `{prefix}/api/v1`. */
-export const coreRoutes: readonly RouteDefinition[] = [...authRoutes, ...accountRoutes, ...langRoutes, ...navigationRoutes];
+export const coreRoutes: readonly RouteDefinition[] = [...authRoutes, ...apiTokenRoutes, ...accountRoutes, ...langRoutes, ...navigationRoutes];

@@ -46,31 +46,35 @@ async function login(req: AdminRequest, core: AdminCore): Promise<AdminResponse>
   return loginAnswer(await core.auth.issue(adminId, transport, clientMeta(req)), transport);
 }
 
-/** Rotates the session: a new session and token, the presented one revoked, in one transaction. */
+/**
+ * Rotates the session: a new session and token, the presented one revoked, in one transaction.
+ * Interactive only: a personal API token is not a session and has nothing to rotate.
+ */
 async function refresh(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
   const principal = req.principal!;
   const transport = req.transport!;
-  if (principal.kind !== 'session') throw Unauthorized();
-  const issued = await core.db.orm.em.fork().transactional(async (em) => {
-    await core.auth.revokeSession(principal.sessionId!, em as EntityManager);
-    return core.auth.issue(principal.admin.id, transport, clientMeta(req), em as EntityManager);
-  });
+  const issued = await core.auth.rotate(principal.sessionId!, principal.admin.id, transport, clientMeta(req));
+  if (!issued) throw Unauthorized();
   return loginAnswer(issued, transport);
 }
 
-/** Revokes the presented session and always expires the cookie, even when the token was bad. */
+const hasXhrHeader = (req: AdminRequest) => (req.headers['x-requested-with'] ?? '').trim() !== '';
+
+/**
+ * Revokes the presented session and always expires the cookie, whatever the answer: a refused
+ * request, a bad token or none at all still leaves the browser without a stale cookie.
+ */
 async function logout(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
+  const fail = (error: AdminError) => ({ ...toErrorResponse(error, core.strings, req.locale, req.requestId), cookies: [expiredCookie] });
   const presented = presentedToken(req);
-  const principal = presented ? await core.auth.authenticate(presented.token) : undefined;
-  if (!principal || !presented) {
-    return { ...toErrorResponse(Unauthorized(), core.strings, req.locale, req.requestId), cookies: [expiredCookie] };
-  }
-  if (presented.transport === 'cookie' && (req.headers['x-requested-with'] ?? '').trim() === '') {
-    // The CSRF rule applies here too; the cookie is still expired.
-    const error = new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf');
-    return { ...toErrorResponse(error, core.strings, req.locale, req.requestId), cookies: [expiredCookie] };
-  }
-  if (principal.kind === 'session') await core.auth.revokeSession(principal.sessionId!);
+  if (!presented) return fail(Unauthorized());
+  // The CSRF rule of every cookie-only write, checked before the token is even looked at.
+  if (presented.transport === 'cookie' && !hasXhrHeader(req)) return fail(new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf'));
+  const principal = await core.auth.authenticate(presented.token, presented.transport);
+  if (!principal) return fail(Unauthorized());
+  // A personal API token is revoked on its own route, never as a side effect of a logout.
+  if (principal.kind !== 'session') return fail(new AdminError('forbidden', 'interactive_only', 'backend::errors.interactive_only'));
+  await core.auth.revokeSession(principal.sessionId!);
   return { ...ok({ status: 'logged_out' }), cookies: [expiredCookie] };
 }
 
@@ -82,7 +86,7 @@ async function me(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
 
 export const authRoutes: RouteDefinition[] = [
   { method: 'POST', path: '/auth/login', auth: 'public', body: 'json', handler: login },
-  { method: 'POST', path: '/auth/refresh', body: 'none', handler: refresh },
+  { method: 'POST', path: '/auth/refresh', interactive: true, body: 'none', handler: refresh },
   { method: 'POST', path: '/auth/logout', auth: 'public', body: 'none', handler: logout },
   { method: 'GET', path: '/auth/me', handler: me },
 ];

@@ -62,6 +62,9 @@ export class AuthService {
   /** Opens a session and seals a token naming it. Pass `em` to open it inside a transaction. */
   async issue(adminId: number, transport: 'bearer' | 'cookie', meta: { ip?: string; userAgent?: string } = {}, em: EntityManager = this.em()): Promise<IssuedToken> {
     const sessionId = newSessionId();
+    // Expired sessions can never come back (the guard checks `expires_at`): each login sweeps
+    // the admin's own, so the table holds live sessions and recent history only.
+    await em.execute(`delete from cms_sessions where admin_id = ? and expires_at < now() - interval '1 day'`, [adminId]);
     await em.execute(
       `insert into cms_sessions (id, admin_id, transport, created_at, expires_at, ip, user_agent)
        values (?, ?, ?, now(), now() + make_interval(secs => ?), ?, ?)`,
@@ -71,13 +74,38 @@ export class AuthService {
     return { token, expiresIn: this.ttlSeconds, sessionId };
   }
 
-  async revokeSession(sessionId: string, em: EntityManager = this.em()): Promise<void> {
-    await em.execute('update cms_sessions set revoked_at = now() where id = ? and revoked_at is null', [sessionId]);
+  /** Revokes a session; false when it was already revoked (or never existed). */
+  async revokeSession(sessionId: string, em: EntityManager = this.em()): Promise<boolean> {
+    const rows = await em.execute<Row[]>('update cms_sessions set revoked_at = now() where id = ? and revoked_at is null returning id', [sessionId]);
+    return rows.length > 0;
   }
 
-  /** Resolves a presented token to a principal, or undefined when it is not (or no longer) good. */
-  async authenticate(token: string): Promise<Principal | undefined> {
-    if (token.startsWith(API_TOKEN_PREFIX)) return this.#authenticateApiToken(token);
+  /**
+   * Rotates a session: revokes it and opens its successor in one transaction. Undefined when the
+   * session was revoked meanwhile, so two refreshes racing with one token cannot both win.
+   */
+  async rotate(sessionId: string, adminId: number, transport: 'bearer' | 'cookie', meta: { ip?: string; userAgent?: string } = {}): Promise<IssuedToken | undefined> {
+    return this.em().transactional(async (em) => {
+      // Every rule of `authenticate` again, under the row lock: a password change, suspension or
+      // expiry that landed since the guard ran must not be outlived by a fresh session.
+      const rows = await em.execute<Row[]>(
+        `update cms_sessions s set revoked_at = now() from cms_admins a
+         where s.id = ? and s.admin_id = ? and a.id = s.admin_id and s.revoked_at is null and s.expires_at > now()
+           and s.created_at >= coalesce(a.tokens_valid_after, '-infinity') and a.deleted_at is null and a.suspended_at is null
+         returning s.id`,
+        [sessionId, adminId],
+      );
+      if (rows.length === 0) return undefined;
+      return this.issue(adminId, transport, meta, em as EntityManager);
+    });
+  }
+
+  /**
+   * Resolves a presented token to a principal, or undefined when it is not (or no longer) good.
+   * Personal API tokens are Bearer credentials only: the cookie carries sealed session tokens.
+   */
+  async authenticate(token: string, transport: 'bearer' | 'cookie' = 'bearer'): Promise<Principal | undefined> {
+    if (token.startsWith(API_TOKEN_PREFIX)) return transport === 'bearer' ? this.#authenticateApiToken(token) : undefined;
     const payload = await this.sealer.unseal(token);
     if (!payload) return undefined;
     const rows = await this.em().execute<Row[]>(
@@ -105,9 +133,8 @@ export class AuthService {
     const row = rows[0];
     if (!row || row.revoked_at != null || row.live !== true || !isLive(row)) return undefined;
     if (row.stale === true) await em.execute('update cms_api_tokens set last_used_at = now() where id = ?', [row.token_id]);
-    const admin = principalAdminFromRow(row);
-    // A token principal never sets a preferred locale (spec 5.10).
-    const { admin_locale: _ignored, ...metadata } = admin.metadata;
-    return { kind: 'api_token', tokenId: Number(row.token_id), admin: { ...admin, metadata } };
+    // The admin's metadata stays as stored (its profile shows it); the pipeline is what ignores
+    // `admin_locale` for token principals (spec 5.10).
+    return { kind: 'api_token', tokenId: Number(row.token_id), admin: principalAdminFromRow(row) };
   }
 }

@@ -19,11 +19,12 @@ export const DEFAULT_THROTTLE: ThrottleConfig = {
 };
 
 /**
- * The counter key of a login: Unicode-normalized, trimmed, lower-cased, with trailing slashes and
- * dots dropped, so that `Admin`, ` admin ` or `admin/` count as the same login.
+ * The counter key of a login: Unicode-normalized, invisible format characters (zero-width
+ * spaces, joiners) removed, trimmed, lower-cased, with trailing slashes and dots dropped, so that
+ * `Admin`, ` ADMIN `, `admin/` or `ad\u200bmin` count as the same login.
  */
 export const normalizeLoginKey = (identifier: string): string =>
-  identifier.normalize('NFKC').trim().toLowerCase().replace(/[/\\.\s]+$/u, '');
+  identifier.normalize('NFKC').replace(/\p{Cf}/gu, '').trim().toLowerCase().replace(/[/\\.\s]+$/u, '');
 
 /**
  * Login throttling counted in PostgreSQL, so every instance shares it. Each attempt is counted
@@ -58,6 +59,14 @@ export class LoginThrottle {
     const keys = this.keys(identifier, address);
     await em.execute('delete from cms_throttle where key = ?', [keys.login]);
     await em.execute('update cms_throttle set hits = greatest(hits - 1, 0) where key = ?', [keys.address]);
+    // Counters of attempts against unknown logins would otherwise stay forever: a success is a
+    // cheap, regular moment to drop every counter whose window is long over.
+    // Only this throttle's own keys: other counters in the table may keep longer windows.
+    await em.execute(
+      `delete from cms_throttle where (key like 'login:%' and window_started_at < now() - make_interval(secs => ?))
+         or (key like 'address:%' and window_started_at < now() - make_interval(secs => ?))`,
+      [this.#config.login.windowSeconds, this.#config.address.windowSeconds],
+    );
   }
 
   async #count(em: EntityManager, key: string, rule: ThrottleRule) {

@@ -7,10 +7,21 @@ export interface AccessTokenPayload {
   iat: number;
 }
 
+/**
+ * Unsealed tokens kept per sealer. A client presents the same token on every request until it
+ * refreshes, and unsealing costs two PBKDF2 key derivations, an HMAC and an AES decryption
+ * through WebCrypto (about 0.15 ms of CPU, a fifth of a simple admin request's). Only tokens
+ * that unsealed with this secret are kept, never past their sealed expiry, so a cached answer is
+ * the one iron would give; whether the session is still good is checked in the database on
+ * every request regardless. Oldest entries go first beyond the limit.
+ */
+const UNSEALED_CACHE_SIZE = 1000;
+
 /** Seals and unseals access tokens with the configured secret (iron: AES-256-CBC + HMAC-SHA256). */
 export class TokenSealer {
   readonly #secret: string;
   readonly #ttlMs: number;
+  readonly #unsealed = new Map<string, { payload: AccessTokenPayload; expiresAt: number }>();
 
   constructor(secret: string, ttlSeconds: number) {
     this.#secret = secret;
@@ -24,12 +35,25 @@ export class TokenSealer {
   /** The payload, or undefined for a tampered, expired or foreign token. */
   async unseal(token: string): Promise<AccessTokenPayload | undefined> {
     if (token.length > 4096 || !token.startsWith('Fe26.2*')) return undefined;
+    const cached = this.#unsealed.get(token);
+    if (cached) {
+      if (Date.now() < cached.expiresAt) return { ...cached.payload };
+      this.#unsealed.delete(token);
+    }
+    let payload: AccessTokenPayload;
     try {
-      const payload = (await unseal(token, this.#secret, { ...defaults, ttl: this.#ttlMs })) as AccessTokenPayload;
-      return typeof payload?.sid === 'string' && typeof payload.iat === 'number' ? payload : undefined;
+      payload = (await unseal(token, this.#secret, { ...defaults, ttl: this.#ttlMs })) as AccessTokenPayload;
     } catch {
       return undefined;
     }
+    if (typeof payload?.sid !== 'string' || typeof payload.iat !== 'number') return undefined;
+    // The sixth field is the expiry iron sealed (and has just authenticated), in milliseconds.
+    const expiresAt = Number(token.split('*')[5]);
+    if (Number.isFinite(expiresAt) && expiresAt > 0) {
+      if (this.#unsealed.size >= UNSEALED_CACHE_SIZE) this.#unsealed.delete(this.#unsealed.keys().next().value!);
+      this.#unsealed.set(token, { payload: { sid: payload.sid, iat: payload.iat }, expiresAt });
+    }
+    return payload;
   }
 }
 

@@ -22,42 +22,61 @@ const hasXhrHeader = (req: AdminRequest) => (req.headers['x-requested-with'] ?? 
 /** Refuses query parameters the route does not declare (`filter[...]` style keys by their base). */
 function checkQuery(route: RouteDefinition, req: AdminRequest, core: AdminCore) {
   const allowed = new Set(route.query ?? []);
-  const details: Record<string, string[]> = {};
+  const unknown: Array<[string, string[]]> = [];
   for (const key of Object.keys(req.query)) {
-    if (!allowed.has(key)) details[key] = [core.strings.t(req.locale, 'backend::validation.unknown_key')];
+    // `filter[*]` admits deepObject filter keys; the list behaviour checks each filter's name.
+    if (allowed.has('filter[*]') && /^filter\[[^\]]*\]$/.test(key)) continue;
+    if (!allowed.has(key)) unknown.push([key, [core.strings.t(req.locale, 'backend::validation.unknown_key')]]);
   }
-  if (Object.keys(details).length) throw Validation(details);
+  // fromEntries defines own keys: `?__proto__=1` is named like any other key, never assigned
+  // to the prototype (which used to let it through silently).
+  if (unknown.length) throw Validation(Object.fromEntries(unknown));
+}
+
+/** A route that takes no body refuses any body but an empty object. */
+function checkNoBody(route: RouteDefinition, req: AdminRequest, core: AdminCore) {
+  if ((route.body ?? (req.method === 'GET' ? 'none' : 'json')) !== 'none' || req.body === undefined) return;
+  const empty = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
+  if (!empty) throw Validation({ body: [core.strings.t(req.locale, 'backend::validation.unknown_key')] });
+}
+
+const csrfRefusal = () => new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf');
+
+/**
+ * Authenticates a non-public route: the Bearer header first, then the cookie; the CSRF rule
+ * (checked before the token is looked up, so a forged request costs no database work); then the
+ * principal's preferred locale, the interactive rule and the permission gate.
+ */
+async function guard(core: AdminCore, route: RouteDefinition, req: AdminRequest): Promise<void> {
+  const presented = presentedToken(req);
+  if (!presented) throw Unauthorized();
+  const write = req.method !== 'GET';
+  if ((route.requireXhr || (write && presented.transport === 'cookie')) && !hasXhrHeader(req)) throw csrfRefusal();
+  const principal = await core.auth.authenticate(presented.token, presented.transport);
+  if (!principal) throw Unauthorized();
+  req.principal = principal;
+  req.transport = presented.transport;
+  // `admin_locale` overrides Accept-Language for a signed-in admin; a personal API token
+  // principal never sets a preferred locale (spec 5.1, 5.10), so scripts get stable messages.
+  if (principal.kind === 'session') {
+    const preferred = matchLocale(principal.admin.metadata.admin_locale, core.config.locales);
+    if (preferred) req.locale = preferred;
+  }
+  if (route.interactive && principal.kind !== 'session') {
+    throw new AdminError('forbidden', 'interactive_only', 'backend::errors.interactive_only');
+  }
+  if (!hasPermissions(principal, route.permissions)) throw Forbidden();
 }
 
 /**
- * One path for every admin route: authenticate (Bearer, then cookie), apply the CSRF rule,
- * settle the locale, refuse token principals on interactive routes, gate permissions, run.
+ * One path for every admin route: authenticate and authorize first (an anonymous caller learns
+ * nothing about the route's inputs), then refuse undeclared query keys and unexpected bodies in
+ * the principal's locale, then run the handler.
  */
 export async function runRoute(core: AdminCore, route: RouteDefinition, req: AdminRequest): Promise<AdminResponse> {
+  if (route.auth !== 'public') await guard(core, route, req);
+  else if (route.requireXhr && !hasXhrHeader(req)) throw csrfRefusal();
   checkQuery(route, req, core);
-  if ((route.body ?? (req.method === 'GET' ? 'none' : 'json')) === 'none' && req.body !== undefined) {
-    const empty = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
-    if (!empty) throw Validation({ body: [core.strings.t(req.locale, 'backend::validation.unknown_key')] });
-  }
-  if (route.auth !== 'public') {
-    const presented = presentedToken(req);
-    if (!presented) throw Unauthorized();
-    const write = req.method !== 'GET';
-    if ((route.requireXhr || (write && presented.transport === 'cookie')) && !hasXhrHeader(req)) {
-      throw new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf');
-    }
-    const principal = await core.auth.authenticate(presented.token);
-    if (!principal) throw Unauthorized();
-    req.principal = principal;
-    req.transport = presented.transport;
-    const preferred = matchLocale(principal.admin.metadata.admin_locale, core.config.locales);
-    if (preferred) req.locale = preferred;
-    if (route.interactive && principal.kind !== 'session') {
-      throw new AdminError('forbidden', 'interactive_only', 'backend::errors.interactive_only');
-    }
-    if (!hasPermissions(principal, route.permissions)) throw Forbidden();
-  } else if (route.requireXhr && !hasXhrHeader(req)) {
-    throw new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf');
-  }
+  checkNoBody(route, req, core);
   return route.handler(req, core);
 }

@@ -5,8 +5,14 @@ import type { Strings } from '../i18n/strings.ts';
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
+/**
+ * Own keys only: a body key such as `toString` or `__proto__` names a field like any other and
+ * must neither read nor write the prototype (it used to answer a 500).
+ */
 const addDetail = (details: ErrorDetails, field: string, message: string) => {
-  (details[field] ??= []).includes(message) || details[field].push(message);
+  const list = Object.hasOwn(details, field) ? details[field]! : [];
+  if (!list.includes(message)) list.push(message);
+  Object.defineProperty(details, field, { value: list, enumerable: true, writable: true, configurable: true });
 };
 
 /** Turns one yup error into a localized message; custom tests may use a string key as message. */
