@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdminCore } from '../core.ts';
-import type { PrincipalAdmin } from '../auth/principal.ts';
+import { PRINCIPAL_COLUMNS, principalAdminFromRow, type PrincipalAdmin } from '../auth/principal.ts';
 
 export const AVATAR_ATTACHMENT = 'cms.backend.admin';
 export const AVATAR_FIELD = 'avatar';
@@ -20,6 +20,16 @@ export async function loadAvatar(core: AdminCore, em: EntityManager, adminId: nu
   );
   const row = rows[0];
   return row ? { url: core.storage.url(row.disk_name), thumb_url: core.storage.url(avatarThumbKey(row.disk_name)) } : null;
+}
+
+/** The admin as the guard sees it, read again (after a write, inside its transaction). */
+export async function loadPrincipalAdmin(em: EntityManager, adminId: number): Promise<PrincipalAdmin> {
+  const rows = await em.execute<Array<Record<string, unknown>>>(
+    `select ${PRINCIPAL_COLUMNS} from cms_admins a left join cms_roles r on r.id = a.role_id where a.id = ?`,
+    [adminId],
+  );
+  if (!rows[0]) throw new Error(`admin ${adminId} vanished during the request`);
+  return principalAdminFromRow(rows[0]);
 }
 
 /** AdminProfile (spec 2.2) with every served field. Unchosen preferences are null. */

@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AdminCore } from '../core.ts';
+import { Validation } from '../errors/index.ts';
+import type { UploadedFile } from '../http/types.ts';
+import { coverThumbnail, IMAGE_EXTENSIONS, imageExtensionOf, isDecodableImage, sanitizeFileName, sniffImage, type SniffedImage } from '../storage/images.ts';
+import { newBlobKey } from '../storage/storage.ts';
+import { AVATAR_ATTACHMENT, AVATAR_FIELD, avatarThumbKey, type AvatarUrls } from './profile.ts';
+
+/** Spec 8 `AvatarMaxBytes`: 2 MiB; exactly 2 MiB is accepted. */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const AVATAR_UPLOAD_FIELD = 'file_data';
+export const AVATAR_THUMB_SIZE = 250;
+
+interface AvatarImage {
+  data: Buffer;
+  image: SniffedImage;
+  fileName: string;
+  thumbnail: Buffer;
+}
+
+/**
+ * The image guard: exactly one file in `file_data`, at most 2 MiB, named with an image
+ * extension, whose content is an image by its magic bytes and decodes. The stored type comes
+ * from the content, never from the name or the claimed type.
+ */
+export async function readAvatarUpload(core: AdminCore, files: UploadedFile[], locale: string): Promise<AvatarImage> {
+  const refuse = (key: string, params: Record<string, string | number> = {}) =>
+    Validation({ [AVATAR_UPLOAD_FIELD]: [core.strings.t(locale, `backend::${key}`, params)] });
+  const file = files.length === 1 && files[0]!.field === AVATAR_UPLOAD_FIELD ? files[0]! : undefined;
+  if (!file) throw refuse('upload.file_required', { field: AVATAR_UPLOAD_FIELD });
+  // The adapter enforces the limit while streaming; checked again so another adapter cannot skip it.
+  if (file.size > AVATAR_MAX_BYTES) throw refuse('upload.too_large', { size: '2 MiB' });
+  if (!imageExtensionOf(file.originalName)) throw refuse('upload.extension', { extensions: IMAGE_EXTENSIONS.join(', ') });
+  const data = await readFile(file.path);
+  if (data.length > AVATAR_MAX_BYTES) throw refuse('upload.too_large', { size: '2 MiB' });
+  const image = sniffImage(data);
+  if (!image || !(await isDecodableImage(data))) throw refuse('upload.not_image');
+  // Making the thumbnail decodes every pixel: a file whose header reads well but whose data is
+  // truncated or corrupt fails here, and that is the client's bad input, not a server error.
+  let thumbnail: Buffer;
+  try {
+    thumbnail = await coverThumbnail(data, AVATAR_THUMB_SIZE);
+  } catch {
+    throw refuse('upload.not_image');
+  }
+  return { data, image, thumbnail, fileName: sanitizeFileName(file.originalName, `avatar.${image.extension}`) };
+}
+
+/** Avatar rows of the admin, locked by the admin row lock taken before. */
+async function currentAvatarKeys(em: EntityManager, adminId: number): Promise<{ ids: number[]; keys: string[] }> {
+  const rows = await em.execute<Array<{ id: number; disk_name: string }>>(
+    'select id, disk_name from cms_files where attachment_type = ? and attachment_id = ? and field = ?',
+    [AVATAR_ATTACHMENT, adminId, AVATAR_FIELD],
+  );
+  return { ids: rows.map((r) => Number(r.id)), keys: rows.flatMap((r) => [r.disk_name, avatarThumbKey(r.disk_name)]) };
+}
+
+/**
+ * Removes the admin's avatar rows inside `em` and schedules their blobs (and thumbnails) for
+ * deletion after commit. The admin row is locked first so that two avatar writes of one admin
+ * run one after the other and never leave two avatars behind.
+ */
+async function dropAvatarRows(core: AdminCore, em: EntityManager, adminId: number): Promise<{ removed: number; outbox: number[] }> {
+  await em.execute('select id from cms_admins where id = ? for update', [adminId]);
+  const { ids, keys } = await currentAvatarKeys(em, adminId);
+  if (ids.length) await em.execute(`delete from cms_files where id in (${ids.map(() => '?').join(',')})`, ids);
+  return { removed: ids.length, outbox: await core.blobs.schedule(em, keys) };
+}
+
+/**
+ * Stores a new avatar and its 250x250 cover-crop thumbnail under server-generated keys, then in
+ * one transaction replaces the avatar row. The old blobs are deleted after the commit; if the
+ * transaction fails, the new blobs are removed instead, so nothing is lost and nothing orphaned.
+ */
+export async function replaceAvatar(core: AdminCore, adminId: number, upload: AvatarImage): Promise<AvatarUrls> {
+  const key = newBlobKey('avatars', upload.image.extension);
+  const thumbKey = avatarThumbKey(key);
+  let outbox: number[];
+  try {
+    await core.storage.put(key, upload.data, upload.image.contentType);
+    await core.storage.put(thumbKey, upload.thumbnail, 'image/webp');
+    outbox = await core.db.orm.em.fork().transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const dropped = await dropAvatarRows(core, em, adminId);
+      await em.execute(
+        `insert into cms_files (disk_name, file_name, file_size, content_type, field, attachment_type, attachment_id, is_public)
+         values (?, ?, ?, ?, ?, ?, ?, true)`,
+        [key, upload.fileName, upload.data.length, upload.image.contentType, AVATAR_FIELD, AVATAR_ATTACHMENT, adminId],
+      );
+      return dropped.outbox;
+    });
+  } catch (error) {
+    await discardBlobs(core, [key, thumbKey]);
+    throw error;
+  }
+  await flushAfterCommit(core, outbox);
+  return { url: core.storage.url(key), thumb_url: core.storage.url(thumbKey) };
+}
+
+/** Removes the avatar (idempotent): answers how many avatar rows were removed. */
+export async function removeAvatar(core: AdminCore, adminId: number): Promise<number> {
+  const { removed, outbox } = await core.db.orm.em.fork().transactional((tx) => dropAvatarRows(core, tx as EntityManager, adminId));
+  await flushAfterCommit(core, outbox);
+  return removed;
+}
+
+/**
+ * The write is committed: a failure to delete the old blobs now must not turn it into an error.
+ * The outbox rows stay and the janitor's periodic retry deletes them.
+ */
+async function flushAfterCommit(core: AdminCore, outbox: number[]): Promise<void> {
+  try {
+    await core.blobs.flush(outbox);
+  } catch (error) {
+    core.config.logger.warn('blob deletion after commit failed; will retry', { error: String(error) });
+  }
+}
+
+/** New blobs of a failed write: deleted now, or recorded for the janitor if that fails. */
+async function discardBlobs(core: AdminCore, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await core.storage.delete(key);
+    } catch {
+      try {
+        await core.blobs.schedule(core.db.orm.em.fork() as EntityManager, [key]);
+      } catch (error) {
+        core.config.logger.warn('orphaned blob could not be removed', { blob_key: key, error: String(error) });
+      }
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import { object, string } from 'yup';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { IssuedToken } from '../auth/service.ts';
+import type { AdminCore } from '../core.ts';
+import { Validation, type ErrorDetails } from '../errors/index.ts';
+import { validateBody } from '../validation/body.ts';
+import { loadAvatar, loadPrincipalAdmin, toProfile } from './profile.ts';
+
+export const EMAIL_MIN_LENGTH = 6;
+export const EMAIL_MAX_LENGTH = 255;
+/** Long enough for any passphrase, short enough that hashing it is no denial of service. */
+const PASSWORD_MAX_LENGTH = 1024;
+
+/** PostgreSQL text cannot hold NUL: refused as input instead of failing in the database. */
+const text = () => string().nullable().max(255).test('no-nul', 'backend::validation.invalid', (value) => value == null || !value.includes('\u0000'));
+
+/** Exactly the keys `PUT /account` accepts (spec 4.1); any other is a 422 naming it. */
+const accountSchema = object({
+  first_name: text(),
+  last_name: text(),
+  subtitle: text(),
+  email: string().required().min(EMAIL_MIN_LENGTH).max(EMAIL_MAX_LENGTH).email(),
+  password: string().max(PASSWORD_MAX_LENGTH),
+  current_password: string().max(PASSWORD_MAX_LENGTH),
+});
+
+export interface AccountUpdate {
+  profile: ReturnType<typeof toProfile>;
+  /** A fresh cookie session, issued when the password changed on the cookie transport. */
+  issued?: IssuedToken;
+}
+
+export interface AccountRequestContext {
+  principal: Principal;
+  transport: 'bearer' | 'cookie';
+  locale: string;
+  meta: { ip?: string; userAgent?: string };
+}
+
+const isUniqueViolation = (error: unknown, constraint: string) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505' && (error as { constraint?: unknown }).constraint === constraint;
+
+/**
+ * `PUT /account`: the signed-in admin's own names, email and password, in one transaction.
+ *
+ * A password change sets `tokens_valid_after` (every older session of the admin stops working)
+ * and revokes the presented session. On the cookie transport the admin application gets a fresh
+ * session cookie issued in the same transaction, so the user stays signed in. On the Bearer
+ * transport no new token is handed out: the old one answers 401 and the client logs in again
+ * with the new password, which is what a command-line client or script should have to do.
+ */
+export async function updateAccount(core: AdminCore, body: unknown, context: AccountRequestContext): Promise<AccountUpdate> {
+  const { principal, locale } = context;
+  const t = (key: string, count?: number) => core.strings.t(locale, key, {}, count);
+  const input = validateBody(accountSchema, body, core.strings, locale);
+  const adminId = principal.admin.id;
+  const details: ErrorDetails = {};
+
+  // Hash work (scrypt, ~32 MiB each) happens before the transaction so it does not hold the
+  // row lock or, on the embedded database, the only connection. The update below then only
+  // succeeds against the very hash that was verified.
+  let password: { verifiedHash: string; newHash: string } | undefined;
+  if (input.password !== undefined) {
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
+      details.password = [t('backend::account.password_too_short', MIN_PASSWORD_LENGTH)];
+    }
+    if (input.current_password === undefined || input.current_password === '') {
+      details.current_password = [t('backend::account.current_password_required')];
+    } else {
+      const rows = await core.db.orm.em.fork().execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
+      const verifiedHash = String(rows[0]?.password_hash ?? '');
+      if (!(await verifyPassword(input.current_password, verifiedHash))) {
+        details.current_password = [t('backend::account.current_password_wrong')];
+      } else if (!details.password) {
+        password = { verifiedHash, newHash: await hashPassword(input.password) };
+      }
+    }
+  }
+  if (await emailTaken(core.db.orm.em.fork() as EntityManager, adminId, input.email)) {
+    details.email = [t('backend::account.email_taken')];
+  }
+  if (Object.keys(details).length) throw Validation(details);
+
+  try {
+    return await core.db.orm.em.fork().transactional(async (tx) => {
+      const em = tx as EntityManager;
+      // Checked again inside the transaction; the unique index settles a race with a commit
+      // that lands after this check (caught below).
+      if (await emailTaken(em, adminId, input.email)) throw Validation({ email: [t('backend::account.email_taken')] });
+      const sets = ['email = ?', 'updated_at = now()'];
+      const params: unknown[] = [input.email];
+      for (const [key, column] of [['first_name', 'first_name'], ['last_name', 'last_name'], ['subtitle', 'subtitle']] as const) {
+        if (input[key] === undefined) continue;
+        sets.push(`${column} = ?`);
+        params.push(input[key] ?? '');
+      }
+      let where = 'id = ?';
+      const whereParams: unknown[] = [adminId];
+      if (password) {
+        sets.push('password_hash = ?', 'tokens_valid_after = now()');
+        params.push(password.newHash);
+        where += ' and password_hash = ?';
+        whereParams.push(password.verifiedHash);
+      }
+      const updated = await em.execute<Array<{ id: number }>>(`update cms_admins set ${sets.join(', ')} where ${where} returning id`, [...params, ...whereParams]);
+      if (updated.length === 0) {
+        // The password changed between the check and this write: the current password given
+        // is no longer the current one.
+        throw Validation({ current_password: [t('backend::account.current_password_wrong')] });
+      }
+      let issued: IssuedToken | undefined;
+      if (password) {
+        if (principal.sessionId) await core.auth.revokeSession(principal.sessionId, em);
+        // Issued in this transaction: its `created_at` is the same `now()` as
+        // `tokens_valid_after`, so the new session is current and every older one is not.
+        if (context.transport === 'cookie') issued = await core.auth.issue(adminId, 'cookie', context.meta, em);
+      }
+      const admin = await loadPrincipalAdmin(em, adminId);
+      return { profile: toProfile(admin, await loadAvatar(core, em, adminId)), issued };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'cms_admins_email_unique')) throw Validation({ email: [t('backend::account.email_taken')] });
+    throw error;
+  }
+}
+
+/** Another admin (soft-deleted ones included) has this email as its email or its login. */
+async function emailTaken(em: EntityManager, adminId: number, email: string): Promise<boolean> {
+  const rows = await em.execute<Array<{ id: number }>>(
+    'select id from cms_admins where id <> ? and (lower(email) = lower(?) or lower(login) = lower(?)) limit 1',
+    [adminId, email, email],
+  );
+  return rows.length > 0;
+}
