@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { AdminError, Validation, type AdminRequest, type AdminCore, type RouteDefinition, type UploadedFile } from '@cms/admin-core';
+import { AdminError, isPlainObject, Validation, type AdminRequest, type AdminCore, type RouteDefinition, type UploadedFile } from '@cms/admin-core';
 
 /** Size limit of JSON bodies. */
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -12,8 +12,12 @@ export interface UploadLimits {
   maxBytes: number;
 }
 
+/** The media types read as JSON; the same list decides the 422 and what koa-body parses. */
+const JSON_TYPES = ['application/json', '+json'];
+
 const jsonParser = koaBody({
   json: true,
+  jsonTypes: JSON_TYPES,
   jsonStrict: false,
   multipart: false,
   urlencoded: false,
@@ -31,10 +35,12 @@ const bodyError = (core: AdminCore, locale: string, key: string, params: Record<
 /** Parses the request body the route expects; malformed or mistyped bodies are a 422, never a 500. */
 export async function readBody(ctx: Context, route: RouteDefinition, core: AdminCore, locale: string): Promise<Pick<AdminRequest, 'body' | 'files'>> {
   const kind = route.body ?? (ctx.method === 'GET' ? 'none' : 'json');
-  const hasBody = ctx.request.is('*/*') !== null && ctx.method !== 'GET' && ctx.method !== 'HEAD';
+  // A bodyless POST (`Content-Length: 0`, usually without a Content-Type, as fetch sends it) has
+  // no body to type-check: type-is counts it as a body, so the length is checked as well.
+  const hasBody = ctx.request.is('*/*') !== null && ctx.request.length !== 0 && ctx.method !== 'GET' && ctx.method !== 'HEAD';
   if (!hasBody) return { body: undefined, files: [] };
   if (kind === 'multipart') return readMultipart(ctx, route.upload, core, locale);
-  if (!ctx.request.is('application/json', '+json')) {
+  if (!ctx.request.is(JSON_TYPES)) {
     throw bodyError(core, locale, 'errors.unsupported_media_type', { expected: 'application/json' });
   }
   try {
@@ -44,7 +50,12 @@ export async function readBody(ctx: Context, route: RouteDefinition, core: Admin
     if (status === 413) throw bodyError(core, locale, 'errors.payload_too_large');
     throw bodyError(core, locale, 'errors.malformed_json');
   }
-  return { body: (ctx.request as unknown as { body?: unknown }).body, files: [] };
+  const body = (ctx.request as unknown as { body?: unknown }).body;
+  if (body === '' || body === undefined) return { body: undefined, files: [] }; // an empty chunked body
+  // Every JSON body of the API is an object (spec 2.3, 4): an array, a scalar or null is refused
+  // here once, so no handler can mistake one for an object.
+  if (!isPlainObject(body)) throw bodyError(core, locale, 'validation.body_object');
+  return { body, files: [] };
 }
 
 async function readMultipart(ctx: Context, upload: UploadLimits | undefined, core: AdminCore, locale: string): Promise<Pick<AdminRequest, 'body' | 'files'>> {

@@ -29,6 +29,13 @@ export interface KoaAdmin {
 
 const REQUEST_ID_HEADER = 'X-Request-Id';
 
+/** Every admin answer carries a fresh request id, so a report can be matched to the log. */
+const stampRequestId = (ctx: Context): string => {
+  const requestId = randomUUID();
+  ctx.set(REQUEST_ID_HEADER, requestId);
+  return requestId;
+};
+
 /**
  * Builds the admin for a host Koa app: migrates, checks every plugin, and answers under
  * `backend.uri` (API, shell, stored files) and on the plugins' own routes. The adapter only
@@ -67,13 +74,13 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
 
   /** Turns a Koa context into an `AdminRequest`, runs the route, and writes the answer. */
   const handle = (route: RouteDefinition): Middleware => async (ctx) => {
-    const requestId = randomUUID();
-    ctx.set(REQUEST_ID_HEADER, requestId);
+    const requestId = stampRequestId(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
     const locale = core.negotiate(ctx.get('accept-language') || undefined);
     const req: AdminRequest = {
-      method: ctx.method as HttpMethod,
+      // HEAD runs the GET route (Koa drops the body), so it follows the GET rules, CSRF included.
+      method: (ctx.method === 'HEAD' ? 'GET' : ctx.method) as HttpMethod,
       path: ctx.path,
       params: { ...(ctx.params as Record<string, string>) },
       query: { ...ctx.query },
@@ -85,8 +92,8 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
       locale,
     };
     try {
-      Object.assign(req, await readBody(ctx, route, core, locale));
-      send(ctx, await runRoute(core, route, req));
+      // The body is read after the guard (in the principal's locale), never for an anonymous caller.
+      send(ctx, await runRoute(core, route, req, (r) => readBody(ctx, route, core, r.locale)));
     } catch (error) {
       fail(ctx, error, req.locale, requestId);
     } finally {
@@ -99,18 +106,8 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
     router[verb](path, middleware);
   };
 
-  for (const route of core.routes) register(route.method, `${apiBase}${route.path}`, handle(route));
-  for (const route of core.registry.routes) {
-    const { auth, ...rest } = route;
-    register(route.method, route.path, handle({ ...rest, auth: auth === 'public' ? 'public' : 'required' }));
-  }
-  // Anything else under the API answers the JSON 404 envelope.
-  router.all(`${apiBase}{/*rest}`, async (ctx) => {
-    const requestId = randomUUID();
-    ctx.set(REQUEST_ID_HEADER, requestId);
-    fail(ctx, NotFound(), core.negotiate(ctx.get('accept-language') || undefined), requestId);
-  });
   const shell: Middleware = async (ctx) => {
+    stampRequestId(ctx);
     const { html, headers } = renderShell({
       prefix,
       apiBase,
@@ -121,17 +118,49 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = html;
   };
+
+  // The admin's own territory first: the API, then the JSON 404 for anything else under
+  // `{prefix}/api` (any method, any version), stored files, and the shell for every other GET
+  // under the prefix (client-side routing).
+  for (const route of core.routes) register(route.method, `${apiBase}${route.path}`, handle(route));
+  router.all(`${prefix}/api{/*rest}`, async (ctx) => {
+    fail(ctx, NotFound(), core.negotiate(ctx.get('accept-language') || undefined), stampRequestId(ctx));
+  });
   if (core.storage instanceof LocalDiskStorage) {
     const storage = core.storage;
     router.get(`${prefix}/assets/_files/*key`, async (ctx, next) => {
-      if (!(await serveStoredFile(ctx, storage, String(ctx.params.key)))) await shell(ctx, next);
+      if (await serveStoredFile(ctx, storage, String(ctx.params.key))) stampRequestId(ctx);
+      else await shell(ctx, next);
     });
   }
   router.get(prefix, shell);
   router.get(`${prefix}/*rest`, shell);
+  // Plugin routes live outside the prefix (the registry refuses any that could match it).
+  for (const route of core.registry.routes) {
+    const { auth, ...rest } = route;
+    register(route.method, route.path, handle({ ...rest, auth: auth === 'public' ? 'public' : 'required' }));
+  }
+
+  const routes = router.routes() as Middleware;
+  /**
+   * The router's own failures on admin paths (none are expected) still answer the envelope; a
+   * failure of the host's middleware further down is the host's to handle and passes through.
+   */
+  const middleware: Middleware = async (ctx, next) => {
+    let downstream = false;
+    try {
+      await routes(ctx, async () => {
+        downstream = true;
+        await next();
+      });
+    } catch (error) {
+      if (downstream) throw error;
+      fail(ctx, error, core.negotiate(ctx.get('accept-language') || undefined), stampRequestId(ctx));
+    }
+  };
 
   return {
-    middleware: router.routes() as Middleware,
+    middleware,
     core,
     close: () => core.close(),
   };

@@ -25,8 +25,14 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
   if (typeof config.secret !== 'string' || config.secret.length < 32) {
     throw ConfigError.at({ key: 'secret' }, 'the secret is missing or shorter than 32 characters', 'Pass a random string of at least 32 characters (for example `openssl rand -base64 48`).');
   }
+  if (config.production !== undefined && typeof config.production !== 'boolean') {
+    throw ConfigError.at({ key: 'production' }, 'must be a boolean', 'Pass `production: true` when the host runs in production (a string such as "true" is not read).');
+  }
   const production = config.production === true;
   const backend = config.backend ?? {};
+  if (typeof backend !== 'object' || Array.isArray(backend)) {
+    throw ConfigError.at({ key: 'backend' }, 'must be an object', 'For example `backend: { uri: "/backend" }`.');
+  }
   for (const key of Object.keys(backend)) {
     if (key !== 'uri' && key !== 'cookie_secure') throw ConfigError.at({ key: `backend.${key}` }, 'unknown configuration key', 'Known keys: backend.uri, backend.cookie_secure.');
   }
@@ -47,6 +53,8 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
   if (!Array.isArray(locales) || locales.length === 0 || !locales.every((l) => typeof l === 'string' && LOCALE.test(l))) {
     throw ConfigError.at({ key: 'locales' }, 'must be a non-empty list of locale codes', 'For example ["en", "de"].');
   }
+  const twice = locales.find((l, i) => locales.findIndex((o) => o.toLowerCase() === l.toLowerCase()) !== i);
+  if (twice) throw ConfigError.at({ key: 'locales' }, `"${twice}" is listed twice`, 'List each locale once.');
   const fallbackLocale = config.fallbackLocale ?? (locales.includes('en') ? 'en' : locales[0]!);
   if (!locales.includes(fallbackLocale)) {
     throw ConfigError.at({ key: 'fallbackLocale' }, `"${fallbackLocale}" is not one of the locales`, `Use one of: ${locales.join(', ')}.`);
@@ -63,6 +71,15 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
     }
   }
   const themes = config.themes ?? ['light', 'dark', 'auto'];
+  if (!Array.isArray(themes) || themes.length === 0 || !themes.every((theme) => typeof theme === 'string' && theme !== '')) {
+    throw ConfigError.at({ key: 'themes' }, 'must be a non-empty list of theme names', 'For example ["light", "dark", "auto"], or leave it out.');
+  }
+  const plugins = config.plugins ?? [];
+  if (!Array.isArray(plugins)) throw ConfigError.at({ key: 'plugins' }, 'must be a list', 'Pass `plugins: [journalPlugin, …]`.');
+  const logger = config.logger ?? consoleLogger;
+  if (typeof logger !== 'object' || logger === null || !(['info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
+    throw ConfigError.at({ key: 'logger' }, 'needs the methods info, warn and error', 'Pass an object such as `{ info, warn, error }` (pino and console-style loggers fit), or leave it out.');
+  }
   return {
     prefix: uri,
     apiBase: `${uri}/api/v1`,
@@ -72,10 +89,10 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
     secret: config.secret,
     locales: [...locales],
     fallbackLocale,
-    plugins: config.plugins ?? [],
+    plugins,
     sessionTtlSeconds: ttl,
     throttle,
     themes,
-    logger: config.logger ?? consoleLogger,
+    logger,
   };
 }

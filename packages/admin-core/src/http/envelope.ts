@@ -13,6 +13,18 @@ export interface ErrorBody {
 }
 
 /**
+ * Field messages are localized where they are built; a message that is still a string key
+ * (`namespace::key`, as plugin hooks write them, having no locale) is translated here.
+ */
+function localizeDetails(details: Record<string, string[]>, strings: Strings, locale: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(details)) {
+    out[field] = messages.map((message) => (/^[a-z0-9_.-]+::[a-z0-9_.-]+$/i.test(message) ? strings.t(locale, message) : message));
+  }
+  return out;
+}
+
+/**
  * The one place where a thrown error becomes the error envelope. An `AdminError` keeps its
  * status, code and details; anything else is an opaque 500 that names only the request id.
  */
@@ -26,7 +38,7 @@ export function toErrorResponse(error: unknown, strings: Strings, locale: string
         error: {
           code: error.code,
           message: strings.t(locale, error.messageKey, { ...error.params, count: count ?? '' }, count),
-          details: error.details,
+          details: localizeDetails(error.details, strings, locale),
         },
       },
     };

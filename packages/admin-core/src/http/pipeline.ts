@@ -40,6 +40,25 @@ function checkNoBody(route: RouteDefinition, req: AdminRequest, core: AdminCore)
   if (!empty) throw Validation({ body: [core.strings.t(req.locale, 'backend::validation.unknown_key')] });
 }
 
+/** Whether a JSON value holds a NUL character anywhere (PostgreSQL text and jsonb cannot store it). */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 64 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => hasNul(item, depth + 1));
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || hasNul(item, depth + 1));
+}
+
+/** Refuses NUL characters in the query and the body, naming the parameter or top-level key. */
+function checkNul(req: AdminRequest, core: AdminCore) {
+  const details: Record<string, string[]> = {};
+  const message = () => [core.strings.t(req.locale, 'backend::validation.invalid')];
+  for (const [key, value] of Object.entries(req.query)) if (hasNul(key) || hasNul(value)) details[key.replace(/\u0000/g, '')] = message();
+  if (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) {
+    for (const [key, value] of Object.entries(req.body)) if (hasNul(key) || hasNul(value)) details[key.replace(/\u0000/g, '')] = message();
+  } else if (hasNul(req.body)) details.body = message();
+  if (Object.keys(details).length) throw Validation(details);
+}
+
 const csrfRefusal = () => new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf');
 
 /**
@@ -73,9 +92,17 @@ async function guard(core: AdminCore, route: RouteDefinition, req: AdminRequest)
  * nothing about the route's inputs), then refuse undeclared query keys and unexpected bodies in
  * the principal's locale, then run the handler.
  */
-export async function runRoute(core: AdminCore, route: RouteDefinition, req: AdminRequest): Promise<AdminResponse> {
+export async function runRoute(
+  core: AdminCore,
+  route: RouteDefinition,
+  req: AdminRequest,
+  /** The adapter's body reader: called only after the guard, so no anonymous upload is read. */
+  loadBody?: (req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>,
+): Promise<AdminResponse> {
   if (route.auth !== 'public') await guard(core, route, req);
   else if (route.requireXhr && !hasXhrHeader(req)) throw csrfRefusal();
+  if (loadBody) Object.assign(req, await loadBody(req));
+  checkNul(req, core);
   checkQuery(route, req, core);
   checkNoBody(route, req, core);
   return route.handler(req, core);

@@ -63,12 +63,18 @@ export class Strings {
     const forms = this.forms(locale, key);
     if (!forms) return key;
     let template = forms.other;
+    let values = params;
     const n = count ?? (typeof params.count === 'number' ? params.count : undefined);
     if (n !== undefined) {
-      const category = this.#rules(locale).select(n) as PluralCategory;
+      // The rules of the locale whose message is used: a German message chosen with English
+      // rules could ask for a form German does not have.
+      const source = this.#byLocale.get(locale)?.has(key) ? locale : this.fallbackLocale;
+      const category = this.#rules(source).select(n) as PluralCategory;
       template = forms[category] ?? forms.other;
+      // `{count}` in a plural message is the count, unless the caller passed its own text.
+      if (!('count' in params) || params.count === '') values = { ...params, count: n };
     }
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
   }
 
   #rules(locale: string): Intl.PluralRules {
@@ -82,27 +88,28 @@ export class Strings {
 }
 
 /**
- * Picks the best supported locale from an `Accept-Language` header: exact tag first, then the
- * primary subtag (`de-AT` serves `de`), in the header's quality order.
+ * Picks the best supported locale from an `Accept-Language` header (RFC 9110 12.5.4), in the
+ * header's quality order: the exact tag first, then its primary subtag (`de-AT` serves `de`),
+ * then a served regional variant of that language (`pt` or `pt-PT` serves `pt-BR`). A malformed
+ * entry or quality is skipped, never an error.
  */
 export function negotiateLocale(header: string | undefined, supported: readonly string[], fallback: string): string {
   if (!header) return fallback;
   const wanted = header
     .split(',')
     .map((part, index) => {
-      const [tag, ...rest] = part.trim().split(';');
-      const q = rest.map((r) => r.trim()).find((r) => r.startsWith('q='));
-      const quality = q ? Number(q.slice(2)) : 1;
-      return { tag: (tag ?? '').toLowerCase(), quality: Number.isFinite(quality) ? quality : 0, index };
+      const [tag = '', ...rest] = part.split(';').map((piece) => piece.trim());
+      const q = rest.map((r) => r.replace(/\s+/g, '')).find((r) => r.toLowerCase().startsWith('q='));
+      const quality = q === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(q.slice(2)) ? Number(q.slice(2)) : 0;
+      return { tag: tag.toLowerCase(), quality, index };
     })
-    .filter((entry) => entry.tag && entry.tag !== '*' && entry.quality > 0)
+    .filter((entry) => /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/.test(entry.tag) && entry.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
   const lower = new Map(supported.map((locale) => [locale.toLowerCase(), locale]));
+  const primaryOf = (tag: string) => tag.split('-')[0]!;
   for (const { tag } of wanted) {
-    const exact = lower.get(tag);
-    if (exact) return exact;
-    const primary = lower.get(tag.split('-')[0]!);
-    if (primary) return primary;
+    const match = lower.get(tag) ?? lower.get(primaryOf(tag)) ?? supported.find((locale) => primaryOf(locale.toLowerCase()) === primaryOf(tag));
+    if (match) return match;
   }
   return fallback;
 }

@@ -5,6 +5,9 @@ import { ok } from '../http/envelope.ts';
 import type { AdminRequest, RouteDefinition } from '../http/types.ts';
 import type { NavigationDefinition } from '../plugins/define.ts';
 
+/** Where an entry without `order` sits: after the usual plugin entries, before system ones. */
+const DEFAULT_ORDER = 500;
+
 export interface NavigationEntry {
   code: string;
   controller: string;
@@ -14,33 +17,41 @@ export interface NavigationEntry {
   sideMenu: NavigationEntry[];
 }
 
-/** An entry shows when the principal has its permissions (any one) and may open its controller. */
-function visible(core: AdminCore, principal: Principal, entry: NavigationDefinition): boolean {
-  if (entry.permissions?.length && !hasPermissions(principal, entry.permissions, 'any')) return false;
-  if (entry.controller) {
-    const controller = core.registry.controllers.get(entry.controller);
-    if (!controller || !hasPermissions(principal, controller.definition.permissions)) return false;
-  }
-  return true;
-}
+const mayOpen = (core: AdminCore, principal: Principal, address: string): boolean => {
+  const controller = core.registry.controllers.get(address);
+  return Boolean(controller) && hasPermissions(principal, controller!.definition.permissions);
+};
 
+/**
+ * The entries the principal may use, localized and ordered (`order`, then `code`). An entry shows
+ * when the principal has any one of its permissions and may open its controller. A group shows
+ * while some item of its side menu does: a pure group whose every item is hidden is hidden, and
+ * a group whose own controller is closed to the principal opens its first visible item instead
+ * (an editor of categories only still finds the journal).
+ */
 export function buildNavigation(core: AdminCore, principal: Principal, locale: string, entries: readonly NavigationDefinition[]): NavigationEntry[] {
   const result: NavigationEntry[] = [];
   for (const entry of entries) {
-    if (!visible(core, principal, entry)) continue;
+    if (entry.permissions?.length && !hasPermissions(principal, entry.permissions, 'any')) continue;
     const sideMenu = buildNavigation(core, principal, locale, entry.sideMenu ?? []);
-    // A pure group whose every item is hidden is hidden too.
-    if (!entry.controller && entry.sideMenu?.length && sideMenu.length === 0) continue;
+    const isGroup = Boolean(entry.sideMenu?.length);
+    if (isGroup && sideMenu.length === 0) continue;
+    let controller = entry.controller ?? '';
+    if (controller && !mayOpen(core, principal, controller)) {
+      const target = sideMenu.find((item) => item.controller);
+      if (!target) continue;
+      controller = target.controller;
+    }
     result.push({
       code: entry.code,
-      controller: entry.controller ?? '',
+      controller,
       icon: entry.icon ?? '',
       label: core.strings.t(locale, entry.label),
-      order: entry.order ?? 500,
+      order: entry.order ?? DEFAULT_ORDER,
       sideMenu,
     });
   }
-  return result.sort((a, b) => a.order - b.order || a.code.localeCompare(b.code));
+  return result.sort((a, b) => a.order - b.order || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 
 const navigation = (req: AdminRequest, core: AdminCore) => ok(buildNavigation(core, req.principal!, req.locale, core.registry.navigation));

@@ -8,7 +8,34 @@ export const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] a
 
 const SEGMENT = /^[a-z][a-z0-9_-]{0,63}$/;
 const PERMISSION = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
+const PLURAL_CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 const PLUGIN_KEYS = new Set(['vendor', 'name', 'description', 'permissions', 'navigation', 'strings', 'entities', 'migrations', 'controllers', 'routes']);
+
+/**
+ * Whether a route path could answer at or under the admin prefix, compared segment by segment
+ * without case (the router matches without case). A parameter (`:x`) may match any segment that
+ * starts with the literal text before it; a wildcard (`*x`) or an optional group (`{…}`) may span
+ * the rest. So `/:page` and `/b*rest` are refused under `/backend`, while `/backendx`,
+ * `/feed/:format` and `/x:page` are not.
+ */
+export function mayMatchPrefix(path: string, prefix: string): boolean {
+  const segments = path.toLowerCase().split('/').filter(Boolean);
+  const wanted = prefix.toLowerCase().split('/').filter(Boolean);
+  for (let i = 0; i < wanted.length; i++) {
+    const segment = segments[i];
+    if (segment === undefined) return false;
+    const special = segment.search(/[:*{]/);
+    if (special < 0) {
+      if (segment !== wanted[i]) return false;
+      continue;
+    }
+    // The literal text before the first parameter must fit; what follows may match anything.
+    if (!wanted[i]!.startsWith(segment.slice(0, special))) return false;
+    // A wildcard or an optional group may span several segments: assume the worst.
+    if (/[*{]/.test(segment)) return true;
+  }
+  return true;
+}
 
 export interface RegisteredController {
   address: string;
@@ -40,10 +67,17 @@ export class Registry {
       this.#addControllers(plugin, code);
       this.#addRoutes(plugin, code, options.prefix);
       this.#addMigrations(plugin, code);
+      this.#checkStrings(plugin, code);
       this.entities.push(...(plugin.entities ?? []));
-      this.navigation.push(...(plugin.navigation ?? []));
     }
-    this.#checkNavigation(this.navigation);
+    // After every plugin: navigation may name controllers and permissions of any plugin.
+    const navigationCodes = new Set<string>();
+    for (const plugin of plugins) {
+      const entries = plugin.navigation ?? [];
+      if (!Array.isArray(entries)) throw ConfigError.at({ plugin: pluginCode(plugin), key: 'navigation' }, 'must be a list of entries', 'Pass `navigation: [{ code, label, controller, … }]`.');
+      this.#checkNavigation(pluginCode(plugin), entries, navigationCodes);
+      this.navigation.push(...entries);
+    }
     Object.freeze(this.entities);
     Object.freeze(this.migrations);
     Object.freeze(this.navigation);
@@ -90,6 +124,9 @@ export class Registry {
       if (this.controllers.has(address)) {
         throw ConfigError.at({ plugin: code, controller: address }, 'duplicate controller address', 'Give every controller of a plugin its own name.');
       }
+      if (controller.permissions !== undefined && !Array.isArray(controller.permissions)) {
+        throw ConfigError.at({ plugin: code, controller: address, key: 'permissions' }, 'must be a list of permission codes', 'For example `permissions: ["acme.shop.manage_orders"]`.');
+      }
       for (const permission of controller.permissions ?? []) this.#checkPermissionReference(code, address, 'permissions', permission);
       this.controllers.set(address, { address, plugin, definition: controller });
     }
@@ -102,8 +139,7 @@ export class Registry {
         throw ConfigError.at({ plugin: code, key: `routes ${path}` }, 'a route path must be absolute and plain', 'Start it with "/" and use no "..", "//".');
       }
       const lowered = path.toLowerCase();
-      const lowerPrefix = prefix.toLowerCase();
-      if (lowered === lowerPrefix || lowered.startsWith(`${lowerPrefix}/`)) {
+      if (mayMatchPrefix(path, prefix)) {
         throw ConfigError.at({ plugin: code, key: `routes ${path}` }, `a plugin route may not be at or under the admin prefix "${prefix}"`, 'Mount it elsewhere (for example "/_journal/…"), or make it an admin controller.');
       }
       if (!['GET', 'POST', 'PUT', 'DELETE'].includes(route.method)) {
@@ -142,22 +178,54 @@ export class Registry {
     return this.plugins.some((p) => (p.permissions ?? []).some((d) => d?.code === permission));
   }
 
-  #checkNavigation(entries: NavigationDefinition[], parent?: string) {
-    const seen = new Set<string>();
+  /** Top-level codes are unique across plugins (`seen` is shared); side menu codes per parent. */
+  #checkNavigation(plugin: string, entries: readonly NavigationDefinition[], seen: Set<string>, parent?: string) {
     for (const entry of entries) {
       const where = parent ? `navigation.${parent}.sideMenu` : 'navigation';
       if (typeof entry?.code !== 'string' || !entry.code || typeof entry.label !== 'string') {
-        throw ConfigError.at({ key: where }, 'a navigation entry needs a `code` and a `label`', 'Give each entry a unique code and a label key.');
+        throw ConfigError.at({ plugin, key: where }, 'a navigation entry needs a `code` and a `label`', 'Give each entry a unique code and a label key.');
       }
-      if (seen.has(entry.code)) throw ConfigError.at({ key: `${where}.${entry.code}` }, 'duplicate navigation code', 'Give each entry a unique code.');
+      const key = `${where}.${entry.code}`;
+      if (seen.has(entry.code)) throw ConfigError.at({ plugin, key }, 'duplicate navigation code', 'Give each entry a unique code.');
       seen.add(entry.code);
-      if (entry.controller && !this.controllers.has(entry.controller)) {
-        throw ConfigError.at({ key: `${where}.${entry.code}.controller` }, `no controller "${entry.controller}" is registered`, 'Name a controller address `{vendor}/{plugin}/{controller}` of a registered plugin.');
+      if (entry.controller !== undefined && (typeof entry.controller !== 'string' || !this.controllers.has(entry.controller))) {
+        throw ConfigError.at({ plugin, controller: String(entry.controller), key: `${key}.controller` }, `no controller "${String(entry.controller)}" is registered`, 'Name a controller address `{vendor}/{plugin}/{controller}` of a registered plugin.');
+      }
+      if (entry.order !== undefined && !Number.isSafeInteger(entry.order)) {
+        throw ConfigError.at({ plugin, key: `${key}.order` }, 'must be a whole number', 'For example `order: 300`.');
+      }
+      if (entry.permissions !== undefined && !Array.isArray(entry.permissions)) {
+        throw ConfigError.at({ plugin, key: `${key}.permissions` }, 'must be a list of permission codes', 'For example `permissions: ["acme.shop.manage_orders"]`.');
       }
       for (const permission of entry.permissions ?? []) {
-        if (!this.permissions.has(permission)) throw ConfigError.at({ key: `${where}.${entry.code}.permissions` }, `unknown permission "${permission}"`, 'Declare it in some plugin\'s `permissions`.');
+        if (!this.permissions.has(permission)) throw ConfigError.at({ plugin, key: `${key}.permissions` }, `unknown permission "${permission}"`, 'Declare it in some plugin\'s `permissions`.');
       }
-      if (entry.sideMenu) this.#checkNavigation(entry.sideMenu, entry.code);
+      if (entry.sideMenu !== undefined && !Array.isArray(entry.sideMenu)) {
+        throw ConfigError.at({ plugin, key: `${key}.sideMenu` }, 'must be a list of entries', 'Pass `sideMenu: [{ code, label, controller }]`.');
+      }
+      if (entry.sideMenu) this.#checkNavigation(plugin, entry.sideMenu, new Set(), entry.code);
+    }
+  }
+
+  /** A message is a string or plural forms with at least `other`; a bad one would break `t()`. */
+  #checkStrings(plugin: PluginDefinition, code: string) {
+    if (plugin.strings === undefined) return;
+    if (typeof plugin.strings !== 'object' || plugin.strings === null) {
+      throw ConfigError.at({ plugin: code, key: 'strings' }, 'must be an object of locale to messages', 'For example `strings: { en: { "navigation.posts": "Posts" } }`.');
+    }
+    for (const [locale, messages] of Object.entries(plugin.strings)) {
+      if (typeof messages !== 'object' || messages === null) {
+        throw ConfigError.at({ plugin: code, key: `strings.${locale}` }, 'must be an object of message key to message', 'For example `{ "navigation.posts": "Posts" }`.');
+      }
+      for (const [key, message] of Object.entries(messages)) {
+        if (typeof message === 'string') continue;
+        const forms = typeof message === 'object' && message !== null ? Object.entries(message) : [];
+        const valid = forms.length > 0 && typeof (message as { other?: unknown }).other === 'string'
+          && forms.every(([category, text]) => PLURAL_CATEGORIES.has(category) && typeof text === 'string');
+        if (!valid) {
+          throw ConfigError.at({ plugin: code, key: `strings.${locale}.${key}` }, 'a message must be a string or plural forms with `other`', 'For example `{ one: "{count} post", other: "{count} posts" }` (categories: zero, one, two, few, many, other).');
+        }
+      }
     }
   }
 }

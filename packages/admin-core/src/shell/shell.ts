@@ -26,12 +26,19 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
+ * JSON safe inside a `<script>` element: `<`, `>` and `&` cannot open `</script>` or `<!--`, and
+ * the line separators U+2028/U+2029 cannot end a line if a client ever evaluates the text.
+ */
+const escapeScriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
  * The admin application's shell: one HTML page for `{prefix}` and every non-API path under it
  * (client-side routing). The boot data is JSON in a non-executable script tag.
  */
 export function renderShell(options: { prefix: string; apiBase: string; locale: string; locales: string[]; title?: string }) {
   const nonce = randomBytes(16).toString('base64');
-  const boot = JSON.stringify({ prefix: options.prefix, apiBase: options.apiBase, locale: options.locale, locales: options.locales }).replace(/</g, '\\u003c');
+  const boot = escapeScriptJson({ prefix: options.prefix, apiBase: options.apiBase, locale: options.locale, locales: options.locales });
   const html = `<!doctype html>
 <html lang="${escapeHtml(options.locale)}">
 <head>
