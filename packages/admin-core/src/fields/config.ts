@@ -1,0 +1,86 @@
+import { BUILTIN_FIELD_TYPES } from './registry.ts';
+import { configError, isPlainObject, isString, must } from './common.ts';
+import { isCustomElementName } from './widget.ts';
+import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
+
+/** Keys every field may have (spec 2.5 FormField, plus `virtual` and `property` for binding). */
+export const GENERAL_FIELD_KEYS = ['type', 'label', 'comment', 'tab', 'span', 'size', 'required', 'readOnly', 'multiple', 'context', 'default', 'attributes', 'virtual', 'property'] as const;
+/** Keys of a plugin field type that declares no `keys` of its own (spec 4.10). */
+export const PLUGIN_FIELD_KEYS = ['typeOptions', 'element', 'translatable'] as const;
+const SPANS = ['auto', 'left', 'right', 'full', 'row'];
+
+const isScalar = (value: unknown) =>
+  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * Checks the general keys of any field, and refuses keys its type does not read: a typo or a key
+ * of another type (`scale` on a text field) fails start-up instead of being silently ignored.
+ * `type` defaults to the built-in type of that name; pass a plugin's FieldType for its aliases
+ * (no `type` at all means a plugin type without own keys). Type-specific values are the type's
+ * `check()`; `checkField` runs both.
+ */
+export function checkFieldConfig(field: FieldConfig, ctx: FieldCheckContext, type: FieldType | undefined = BUILTIN_FIELD_TYPES.get(field.type)): void {
+  const own: readonly string[] = type?.keys ?? (type && BUILTIN_FIELD_TYPES.get(type.name) === type ? [] : PLUGIN_FIELD_KEYS);
+  const allowed = new Set<string>([...GENERAL_FIELD_KEYS, ...own]);
+  for (const key of Object.keys(field)) {
+    if (!allowed.has(key)) {
+      throw configError(ctx, key, `unknown key "${key}" for a ${field.type} field`, `Allowed keys: ${[...allowed].join(', ')}.`);
+    }
+  }
+  for (const key of ['label', 'comment', 'tab', 'size', 'property'] as const) must.string(ctx, key, field[key]);
+  must.oneOf(ctx, 'span', field.span, SPANS);
+  for (const key of ['required', 'readOnly', 'multiple', 'virtual'] as const) must.boolean(ctx, key, field[key]);
+  const context = field.context;
+  if (context !== undefined && !(isString(context) ? context !== '' : Array.isArray(context) && context.length > 0 && context.every((c) => isString(c) && c !== ''))) {
+    throw configError(ctx, 'context', `${JSON.stringify(context)} is not a context or list of contexts`, 'Use a string such as "update", or an array such as ["create", "update"].');
+  }
+  if (field.default !== undefined && !isScalar(field.default)) {
+    throw configError(ctx, 'default', 'must be a scalar (string, number, boolean or null)', 'Use a scalar default, or set the value in a `beforeSave` hook.');
+  }
+  if (field.attributes !== undefined && !(isPlainObject(field.attributes) && Object.values(field.attributes).every(isScalar))) {
+    throw configError(ctx, 'attributes', 'must be an object of scalar values', 'Use for example `{ maxlength: 100 }`.');
+  }
+  if (field.options !== undefined && !(isPlainObject(field.options) && Object.values(field.options).every(isString))) {
+    throw configError(ctx, 'options', 'must be an object of value to label', 'Use for example `{ draft: "acme.blog::lang.draft" }`.');
+  }
+  if (field.emptyOption !== undefined) must.string(ctx, 'emptyOption', field.emptyOption, 'Use the label of the empty choice.');
+  if (field.preset !== undefined) checkPreset(field.preset, ctx);
+  if (field.typeOptions !== undefined && !isPlainObject(field.typeOptions)) {
+    throw configError(ctx, 'typeOptions', 'must be an object', 'Use an object of the options the plugin field type defines.');
+  }
+  if (field.element !== undefined && !isCustomElementName(field.element)) {
+    throw configError(ctx, 'element', `${JSON.stringify(field.element)} is not a custom element name`, 'Use a lower-case tag with a hyphen, for example "acme-color-picker".');
+  }
+  must.boolean(ctx, 'translatable', field.translatable);
+}
+
+/** `preset` (text and mltext only, by their `keys`): `{ field, type: 'slug' | 'exact' }`. */
+function checkPreset(preset: unknown, ctx: FieldCheckContext): void {
+  const fix = 'Use `{ field: "<another field>", type: "slug" }` or `type: "exact"`.';
+  if (!isPlainObject(preset) || !Object.keys(preset).every((key) => key === 'field' || key === 'type')) {
+    throw configError(ctx, 'preset', 'must be `{ field, type }`', fix);
+  }
+  if (!isString(preset.field) || preset.field === '' || preset.field === ctx.field) {
+    throw configError(ctx, 'preset.field', `${JSON.stringify(preset.field)} does not name another field`, fix);
+  }
+  if (ctx.fields && !Object.hasOwn(ctx.fields, preset.field)) {
+    throw configError(ctx, 'preset.field', `the form has no field "${preset.field}"`, `Use one of ${Object.keys(ctx.fields).join(', ')}.`);
+  }
+  must.oneOf(ctx, 'preset.type', preset.type ?? null, ['slug', 'exact']);
+}
+
+/**
+ * The start-up check of one field: its type must exist in `types` (the built-in ones, plus the
+ * plugin types the engine merges in), then the general keys, then the type's own check.
+ * Returns the resolved type.
+ */
+export function checkField(field: FieldConfig, ctx: FieldCheckContext, types: ReadonlyMap<string, FieldType> = BUILTIN_FIELD_TYPES): FieldType {
+  if (!isPlainObject(field)) throw configError(ctx, undefined, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
+  const type = isString(field.type) ? types.get(field.type) : undefined;
+  if (!type) {
+    throw configError(ctx, 'type', `unknown field type ${JSON.stringify(field.type)}`, `Use one of ${[...types.keys()].join(', ')}, or register a plugin field type under that alias.`);
+  }
+  checkFieldConfig(field, ctx, type);
+  type.check?.(field, ctx);
+  return type;
+}

@@ -1,0 +1,103 @@
+import { FieldError } from './types.ts';
+import { baseColumnType, configError, mayBeNull, requiredError } from './common.ts';
+import { compareAbs, DECIMAL, decimalOf, fractionDigits, integerDigits } from './decimal.ts';
+import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
+
+export const DEFAULT_MONEY_SCALE = 4;
+const scaleOf = (field: FieldConfig) => field.scale ?? DEFAULT_MONEY_SCALE;
+const CURRENCY = /^[A-Z]{3}$/;
+
+const fail = (code: 'money.invalid' | 'money.too_precise' | 'money.too_large', params: Record<string, string | number> = {}) =>
+  new FieldError(code, `backend::fields.${code}`, params);
+
+/**
+ * The column must keep every digit the field accepts: a numeric column (never float or double),
+ * hydrated as a string (MikroORM's `p.decimal()` default, not `p.decimal('number')`), with room
+ * for `scale` fraction digits and for `max`. An unconstrained `numeric` also gives back exactly
+ * the digits that were sent; `numeric(p,s)` pads to `s` digits when read again.
+ */
+function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | undefined): void {
+  const column = baseColumnType(ctx);
+  if (!column || !ctx.property) return;
+  const name = ctx.property.name;
+  if (column !== 'numeric' && column !== 'decimal') {
+    throw configError(ctx, undefined, `money is stored in a numeric column, but "${name}" is ${column}`, 'Bind a `p.decimal()` property (floats would lose cents).');
+  }
+  if (ctx.property.runtimeType === 'number') {
+    throw configError(ctx, undefined, `the property "${name}" is hydrated as a JS number, which loses digits`, 'Declare it as `p.decimal()` (string mode, the default).');
+  }
+  const declared = /\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/.exec(ctx.property.columnTypes[0] ?? '');
+  if (!declared) return;
+  const precision = Number(declared[1]);
+  const columnScale = Number(declared[2] ?? 0);
+  if (columnScale < scaleOf(field)) {
+    throw configError(ctx, 'scale', `the field accepts ${scaleOf(field)} decimal places but the column "${name}" keeps ${columnScale}`, `Set \`.scale(${scaleOf(field)})\` on the property (or an unconstrained numeric column), or lower the field's \`scale\`.`);
+  }
+  if (max && integerDigits(max) > precision - columnScale) {
+    throw configError(ctx, 'max', `max ${max} does not fit the column "${name}" (numeric(${precision},${columnScale}))`, 'Raise the column precision or lower `max`.');
+  }
+}
+
+/**
+ * Money: decimal strings only. JSON numbers are refused (`money.invalid`) because they reach us
+ * as binary floats: 0.1 + 0.2 style rounding and digits past 2^53 would silently change the
+ * amount. The accepted string is stored and returned unchanged (no normalisation of `10.50` to
+ * `10.5`): the numeric column keeps it, and the decoded value is that same string.
+ */
+export const moneyField: FieldType = {
+  name: 'money',
+  storage: 'column',
+  keys: ['currency', 'currencyFrom', 'scale', 'max'],
+  check(field, ctx) {
+    if ((field.currency === undefined) === (field.currencyFrom === undefined)) {
+      throw configError(
+        ctx,
+        field.currency === undefined ? 'currency' : 'currencyFrom',
+        field.currency === undefined ? 'a money field needs a currency' : 'a money field takes `currency` or `currencyFrom`, not both',
+        'Set exactly one: `currency: "EUR"` for a fixed currency, or `currencyFrom: "<field>"` to read it from another field.',
+      );
+    }
+    if (field.currency !== undefined && !(typeof field.currency === 'string' && CURRENCY.test(field.currency))) {
+      throw configError(ctx, 'currency', `${JSON.stringify(field.currency)} is not a currency code`, 'Use an ISO 4217 code in capitals, for example "EUR".');
+    }
+    if (field.currencyFrom !== undefined) {
+      if (typeof field.currencyFrom !== 'string' || field.currencyFrom === '' || field.currencyFrom === ctx.field) {
+        throw configError(ctx, 'currencyFrom', `${JSON.stringify(field.currencyFrom)} does not name another field`, 'Name the form field that holds the currency code.');
+      }
+      if (ctx.fields && !Object.hasOwn(ctx.fields, field.currencyFrom)) {
+        throw configError(ctx, 'currencyFrom', `the form has no field "${field.currencyFrom}"`, `Use one of ${Object.keys(ctx.fields).join(', ')}.`);
+      }
+    }
+    if (field.scale !== undefined && !(Number.isInteger(field.scale) && field.scale >= 2 && field.scale <= 4)) {
+      throw configError(ctx, 'scale', `${JSON.stringify(field.scale)} is outside 2..4`, 'Use 2, 3 or 4 decimal places (default 4).');
+    }
+    const max = field.max === undefined ? undefined : typeof field.max === 'string' || typeof field.max === 'number' ? decimalOf(field.max) : undefined;
+    if (field.max !== undefined && max === undefined) {
+      throw configError(ctx, 'max', `${JSON.stringify(field.max)} is not a non-negative decimal`, 'Write it as a decimal string, for example "1000000" or "9999.99".');
+    }
+    checkColumn(field, ctx, max);
+  },
+  schema(field) {
+    const schema: Record<string, unknown> = { scale: scaleOf(field) };
+    if (field.currency !== undefined) schema.currency = field.currency;
+    if (field.currencyFrom !== undefined) schema.currencyFrom = field.currencyFrom;
+    if (field.max !== undefined) schema.max = decimalOf(field.max);
+    return schema;
+  },
+  decode(value, field, ctx) {
+    if (value === undefined || value === null || value === '') {
+      if (field.required) throw requiredError();
+      if (value === undefined) return undefined;
+      if (!mayBeNull(ctx)) throw requiredError(); // an empty amount cannot be stored
+      return null;
+    }
+    if (typeof value !== 'string' || !DECIMAL.test(value)) throw fail('money.invalid');
+    const scale = scaleOf(field);
+    if (fractionDigits(value) > scale) throw fail('money.too_precise', { count: scale });
+    const max = field.max === undefined ? undefined : decimalOf(field.max);
+    if (max !== undefined && compareAbs(value, max) > 0) throw fail('money.too_large', { max });
+    return value;
+  },
+  // Strings pass unchanged; a number can only come from a column hydrated as a number.
+  encode: (value) => (value === undefined || value === null ? null : String(value)),
+};

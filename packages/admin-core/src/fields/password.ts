@@ -1,0 +1,39 @@
+import { MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
+import { FieldError } from './types.ts';
+import { configError, invalid, requiredError } from './common.ts';
+import type { FieldType } from './types.ts';
+
+/**
+ * A write-only password. It is virtual: the engine never stores or returns it; the controller's
+ * `beforeSave` hook hashes it (`hashPassword`) into its own column. That keeps the plain text out
+ * of every entity property, so no serializer can leak it.
+ */
+export const passwordField: FieldType = {
+  name: 'password',
+  storage: 'virtual',
+  check(field, ctx) {
+    if (field.virtual !== true) {
+      throw configError(
+        ctx,
+        'virtual',
+        'a password field must be virtual (it is never stored in a column as sent nor returned in a record)',
+        'Add `virtual: true` and hash the value in the controller\'s `hooks.beforeSave`.',
+      );
+    }
+    if (field.default !== undefined) throw configError(ctx, 'default', 'a password field cannot have a default', 'Remove `default`.');
+  },
+  decode(value, field, ctx) {
+    if (value === undefined || value === null || value === '') {
+      // Empty on update keeps the current password; on create it is simply not set.
+      if (ctx.mode === 'create' && field.required) throw requiredError();
+      return undefined;
+    }
+    if (typeof value !== 'string') throw invalid('backend::validation.string');
+    const length = [...value].length;
+    if (length < MIN_PASSWORD_LENGTH) {
+      throw new FieldError('validation_failed', 'backend::validation.min_length', { count: MIN_PASSWORD_LENGTH });
+    }
+    return value;
+  },
+  encode: () => undefined,
+};

@@ -1,0 +1,28 @@
+import { checkLength, checkRequired, invalid, mayBeNull } from './common.ts';
+import type { FieldConfig, FieldDecodeContext, FieldType } from './types.ts';
+
+/**
+ * Plain strings, stored as sent (no trimming: leading spaces can be meant, and a save must not
+ * change what the admin typed). `null` clears the value: to null when the column allows it,
+ * else to `''`.
+ */
+export function decodeString(value: unknown, field: FieldConfig, ctx: Pick<FieldDecodeContext, 'property'>): string | null | undefined {
+  checkRequired(value, field);
+  if (value === undefined) return undefined;
+  if (value === null) return mayBeNull(ctx) ? null : '';
+  if (typeof value !== 'string') throw invalid('backend::validation.string');
+  checkLength(value, ctx);
+  return value;
+}
+
+export const encodeString = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
+
+export const textField: FieldType = {
+  name: 'text',
+  storage: 'column',
+  keys: ['preset'],
+  // `preset` itself is checked with the general keys (it is shared with mltext).
+  schema: (field) => (field.preset ? { preset: { field: field.preset.field, type: field.preset.type } } : {}),
+  decode: decodeString,
+  encode: encodeString,
+};

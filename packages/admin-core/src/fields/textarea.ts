@@ -1,0 +1,10 @@
+import { decodeString, encodeString } from './text.ts';
+import type { FieldType } from './types.ts';
+
+/** A multi-line string: the same rules as `text`, without a preset. */
+export const textareaField: FieldType = {
+  name: 'textarea',
+  storage: 'column',
+  decode: decodeString,
+  encode: encodeString,
+};

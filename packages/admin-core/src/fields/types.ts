@@ -1,0 +1,143 @@
+import type { EntityName } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../auth/principal.ts';
+import type { PermissionDefinition } from '../plugins/define.ts';
+import type { Strings } from '../i18n/strings.ts';
+import type { FieldConfig, Scalar } from '../controllers/types.ts';
+
+/**
+ * The contract of a field type: one module per type with its start-up check, its schema keys,
+ * and how a value is decoded (and validated) on save and encoded into a record. Plugin field
+ * types (a later slice) implement the same contract.
+ */
+export interface FieldType {
+  /** The `type` value in a form config. */
+  name: string;
+  /**
+   * Where the value lives: `column` (a scalar or json property of the entity), `relation`
+   * (belongsTo / belongsToMany, values are ids), `virtual` (sent in a save body, never stored or
+   * returned by the engine: the controller's hooks use it), `none` (no value at all: never part of
+   * a save body; partial, widget, relation-manager).
+   */
+  storage: 'column' | 'relation' | 'virtual' | 'none';
+  /**
+   * Config keys this type reads beyond the general ones (`checkFieldConfig` refuses a key that
+   * neither the general list nor the type names). Plugin types without a list get `typeOptions`,
+   * `element` and `translatable`.
+   */
+  keys?: readonly string[];
+  /** Start-up check of the field config; throw `ConfigError.at(...)` naming the key. */
+  check?(field: FieldConfig, ctx: FieldCheckContext): void;
+  /** FormField keys this type adds to the served schema (already localized where they are labels). */
+  schema?(field: FieldConfig, ctx: FieldSchemaContext): Record<string, unknown>;
+  /**
+   * Turns a submitted value into the value to store, or throws `FieldError`. `current` is the
+   * stored value on update (undefined on create). Runs inside the save transaction.
+   *
+   * The engine calls it for every writable field on create (`value` is `undefined` when the key is
+   * absent, so `required` is enforced here) and for every key present in the body on update.
+   * A result of `undefined` means "leave the property alone" (an absent optional value on create,
+   * an empty password on update).
+   */
+  decode(value: unknown, field: FieldConfig, ctx: FieldDecodeContext): unknown | Promise<unknown>;
+  /** Turns a stored value into its JSON form in a record. */
+  encode(value: unknown, field: FieldConfig, ctx: FieldEncodeContext): unknown;
+}
+
+/**
+ * MikroORM metadata of a bound property: `kind` is MikroORM's `ReferenceKind` (`scalar`, `m:1`,
+ * `m:n`, ...), `columnTypes` as the schema generator writes them (`numeric(12,2)`, `timestamptz`,
+ * `time(0)`), `runtimeType` the JS type MikroORM hydrates (`string`, `number`, `Date`).
+ */
+export interface PropertyInfo {
+  name: string;
+  type: string;
+  columnTypes: string[];
+  nullable: boolean;
+  kind: string;
+  targetEntity?: string;
+  runtimeType?: string;
+}
+
+export interface FieldCheckContext {
+  plugin: string;
+  controller: string;
+  field: string;
+  /** MikroORM metadata of the bound property, when the field binds one. */
+  property?: PropertyInfo;
+  /** Every permission code registered (for permissioneditor). */
+  permissionCodes: ReadonlySet<string>;
+  locales: readonly string[];
+  /** The sibling fields of the form, when known: cross-field keys (`currencyFrom`, `preset.field`, `fill`) are checked against them. */
+  fields?: Readonly<Record<string, FieldConfig>>;
+}
+
+export interface FieldSchemaContext {
+  t(key: string, params?: Record<string, string | number>): string;
+  locale: string;
+  locales: readonly string[];
+  /** Registered permissions with their label and tab keys (permissioneditor serves them grouped). */
+  permissions?: ReadonlyMap<string, PermissionDefinition>;
+  /** Who asks: permissioneditor marks the codes this principal may not change as `locked`. */
+  principal?: Principal;
+  /** For `relation` fields: a belongsToMany serves `multiple: true`. */
+  relation?: RelationTarget;
+}
+
+/** The target of a relation field, from MikroORM metadata (`m:1` is belongsTo, `m:n` belongsToMany). */
+export interface RelationTarget {
+  entity: EntityName<any>;
+  kind: 'belongsTo' | 'belongsToMany';
+  /** The related property used as label (`nameFrom`, else `name`, else `title`). */
+  labelProperty?: string;
+}
+
+export interface FieldDecodeContext {
+  field: string;
+  mode: 'create' | 'update';
+  current: unknown;
+  /** All submitted values (for `currencyFrom` and similar cross-field rules). */
+  values: Record<string, unknown>;
+  em: EntityManager;
+  principal: Principal;
+  locales: readonly string[];
+  strings: Strings;
+  locale: string;
+  /** Notices a type reports (for example "the HTML was sanitized"): served in `meta.notices`. */
+  notice(message: string): void;
+  /** The bound property (as in `FieldCheckContext`): tells e.g. whether an empty value may be null. */
+  property?: PropertyInfo;
+  /** Required for `relation` fields: what the ids point at. */
+  relation?: RelationTarget;
+  /** Registered permissions: a permissioneditor without `permissions` offers all of them. */
+  permissions?: ReadonlyMap<string, PermissionDefinition>;
+}
+
+export interface FieldEncodeContext {
+  locales: readonly string[];
+  /** For `relation` fields: an empty belongsToMany encodes as `[]`, an empty belongsTo as `null`. */
+  relation?: RelationTarget;
+}
+
+/**
+ * A field-level refusal: `code` is the spec's code (`money.invalid`, `taglist.invalid`, or
+ * `validation_failed`), `messageKey` a string key. Collected into the 422 `details`.
+ * `status: 403` marks a refusal that must answer 403 before anything is written (locked ids).
+ */
+export class FieldError extends Error {
+  readonly code: string;
+  readonly messageKey: string;
+  readonly params: Record<string, string | number>;
+  readonly status: 422 | 403;
+
+  constructor(code: string, messageKey: string, params: Record<string, string | number> = {}, status: 422 | 403 = 422) {
+    super(`${code}: ${messageKey}`);
+    this.name = 'FieldError';
+    this.code = code;
+    this.messageKey = messageKey;
+    this.params = params;
+    this.status = status;
+  }
+}
+
+export type { FieldConfig, Scalar };
