@@ -1,0 +1,55 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/*
+ * The catalog's entities. Property names are the admin's record field names (snake_case, equal
+ * to the columns). The tables come from the raw-SQL migrations in `./migrations.ts`.
+ */
+
+export const CATALOG_CURRENCIES = ['EUR', 'USD'] as const;
+export type CatalogCurrency = (typeof CATALOG_CURRENCIES)[number];
+
+/**
+ * A product. Money is a decimal string, never a float (MikroORM's `decimal` maps `numeric` to a
+ * string):
+ * - `price`: money in EUR, scale 2, at most 1000000 → `numeric(9,2)` holds 1000000.00 exactly;
+ * - `cost`: money in the product's own `currency` (`currencyFrom: currency`), default scale 4 →
+ *   `numeric(19,4)`: 15 integer digits. The cost field should declare a `max` within that
+ *   (for example 1000000000); a larger value would be a database error, not a 422.
+ */
+export const Product = defineEntity({
+  name: 'CatalogProduct',
+  tableName: 'acme_catalog_products',
+  properties: {
+    id: p.integer().primary(),
+    name: p.string().length(255),
+    sku: p.string().length(64).unique(),
+    currency: p.enum(CATALOG_CURRENCIES).default('EUR'),
+    price: p.decimal('string').precision(9).scale(2).nullable(),
+    cost: p.decimal('string').precision(19).scale(4).nullable(),
+    /** A calendar date (`YYYY-MM-DD`), the datepicker's `date` mode. */
+    release_date: p.date().nullable(),
+    /** A JSON array; `onCreate`, not `.default('[]')`, which MikroORM would store as the string `"[]"`. */
+    features: p.json<string[]>().onCreate(() => []),
+    /** `#rrggbb`, edited by the plugin's own `color` field type. */
+    color: p.string().length(7).nullable(),
+    sort_order: p.integer().default(0),
+    created_at: p.datetime().onCreate(() => new Date()),
+    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IProduct = InferEntity<typeof Product>;
+
+/** The storefront: a singleton form (the first row is the one edited). */
+export const Storefront = defineEntity({
+  name: 'CatalogStorefront',
+  tableName: 'acme_catalog_storefront',
+  properties: {
+    id: p.integer().primary(),
+    name: p.string().length(255).default(''),
+    tagline: p.string().length(255).nullable(),
+  },
+});
+export type IStorefront = InferEntity<typeof Storefront>;
+
+/** Every entity of the catalog, for `definePlugin({ entities })`. */
+export const catalogEntities = [Product, Storefront];

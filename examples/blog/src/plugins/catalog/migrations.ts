@@ -1,0 +1,39 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration } from '@cms/admin-core';
+
+/** Products and the storefront singleton. Precisions of the money columns: see `Product`. */
+export class CatalogInit extends Migration {
+  override up(): void {
+    this.addSql(`create table acme_catalog_products (
+      id serial primary key,
+      name varchar(255) not null,
+      sku varchar(64) not null,
+      currency varchar(3) not null default 'EUR',
+      price numeric(9, 2) null,
+      cost numeric(19, 4) null,
+      release_date date null,
+      features jsonb not null default '[]',
+      color varchar(7) null,
+      sort_order int not null default 0,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      constraint acme_catalog_products_sku_unique unique (sku),
+      constraint acme_catalog_products_currency_check check (currency in ('EUR', 'USD')),
+      constraint acme_catalog_products_features_array check (jsonb_typeof(features) = 'array')
+    )`);
+    this.addSql(`create index acme_catalog_products_sort_order on acme_catalog_products (sort_order, id)`);
+    this.addSql(`create table acme_catalog_storefront (
+      id serial primary key,
+      name varchar(255) not null default '',
+      tagline varchar(255) null
+    )`);
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists acme_catalog_storefront');
+    this.addSql('drop table if exists acme_catalog_products');
+  }
+}
+
+/** The catalog's migrations, in order; names are recorded in `cms_migrations`. */
+export const catalogMigrations: MigrationObject[] = [{ name: 'acme.catalog/0001-init', class: CatalogInit }];

@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { JournalInit } from './0001-init.ts';
+
+/** The journal's migrations, in order. Names are stable: they are recorded in `cms_migrations`. */
+export const journalMigrations: MigrationObject[] = [{ name: 'cms.journal/0001-init', class: JournalInit }];
