@@ -1,17 +1,16 @@
 import { definePlugin } from './plugins/define.ts';
+import { adminsController, MANAGE_ADMINS } from './backend/admins.ts';
+import { rolesController } from './backend/roles.ts';
 
 /** `cms/backend`: the core's own plugin (admins and roles, and the permission that guards them). */
-export const MANAGE_ADMINS = 'cms.backend.manage_admins';
+export { MANAGE_ADMINS };
 
 export const backendPlugin = definePlugin({
   vendor: 'cms',
   name: 'backend',
   description: 'Administrators, roles and permissions',
   permissions: [{ code: MANAGE_ADMINS, label: 'backend::permissions.manage_admins', tab: 'backend::permissions.tab_system', order: 100 }],
-  controllers: [
-    { name: 'admins', permissions: [MANAGE_ADMINS] },
-    { name: 'roles', permissions: [MANAGE_ADMINS] },
-  ],
+  controllers: [adminsController, rolesController],
   navigation: [
     {
       code: 'system',

@@ -14,6 +14,9 @@ import { BlobJanitor } from './storage/janitor.ts';
 import { LocalDiskStorage, type Storage } from './storage/storage.ts';
 import { coreRoutes } from './routes.ts';
 import type { RouteDefinition } from './http/types.ts';
+import { resolveController, type ResolvedController } from './controllers/resolve.ts';
+import { controllerRoutes } from './controllers/routes.ts';
+import { BUILTIN_FIELD_TYPES } from './fields/index.ts';
 
 export interface CoreOptions {
   /** Called with every SQL statement (tests count queries with it). */
@@ -34,9 +37,11 @@ export class AdminCore {
   readonly storage: Storage;
   readonly blobs: BlobJanitor;
   readonly routes: readonly RouteDefinition[];
+  /** Every controller with an entity, checked against the ORM's metadata at start-up. */
+  readonly controllers: ReadonlyMap<string, ResolvedController>;
   #timer: NodeJS.Timeout | undefined;
 
-  private constructor(config: ResolvedConfig, registry: Registry, strings: Strings, db: Database, storage: Storage) {
+  private constructor(config: ResolvedConfig, registry: Registry, strings: Strings, db: Database, storage: Storage, controllers: ReadonlyMap<string, ResolvedController>) {
     this.config = config;
     this.registry = registry;
     this.strings = strings;
@@ -44,7 +49,8 @@ export class AdminCore {
     this.storage = storage;
     this.auth = new AuthService(db.orm, { secret: config.secret, sessionTtlSeconds: config.sessionTtlSeconds, throttle: config.throttle });
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
-    this.routes = Object.freeze([...coreRoutes]);
+    this.controllers = controllers;
+    this.routes = Object.freeze([...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)]);
   }
 
   static async create(input: AdminConfig, options: CoreOptions = {}): Promise<AdminCore> {
@@ -60,7 +66,14 @@ export class AdminCore {
       migrations: [...coreMigrations, ...registry.migrations],
       onQuery: options.onQuery,
     });
-    const core = new AdminCore(config, registry, strings, db, storage);
+    let controllers: Map<string, ResolvedController>;
+    try {
+      controllers = resolveControllers(registry, db, config);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    const core = new AdminCore(config, registry, strings, db, storage, controllers);
     try {
       if (config.database.migrate !== false) await db.migrate();
       await core.blobs.retryPending();
@@ -84,6 +97,26 @@ export class AdminCore {
     if (this.#timer) clearInterval(this.#timer);
     await this.db.close();
   }
+}
+
+/** Checks every controller that names an entity; a navigation-only controller has no routes. */
+function resolveControllers(registry: Registry, db: Database, config: ResolvedConfig): Map<string, ResolvedController> {
+  const resolved = new Map<string, ResolvedController>();
+  const permissionCodes = new Set(registry.permissions.keys());
+  for (const { address, plugin, definition } of registry.controllers.values()) {
+    if (!definition.entity && !definition.list && !definition.form) continue;
+    resolved.set(
+      address,
+      resolveController(address, definition, {
+        plugin: pluginCode(plugin),
+        metadata: db.orm.getMetadata(),
+        fieldTypes: BUILTIN_FIELD_TYPES,
+        permissionCodes,
+        locales: config.locales,
+      }),
+    );
+  }
+  return resolved;
 }
 
 function resolveStorage(storage: AdminConfig['storage'], prefix: string): Storage {

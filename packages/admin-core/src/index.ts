@@ -25,3 +25,6 @@ export { StoredFile } from './storage/entities.ts';
 export { renderShell, shellSecurityHeaders } from './shell/shell.ts';
 export { validateBody, isPlainObject } from './validation/body.ts';
 export { Migration } from '@mikro-orm/migrations';
+export { defineController, ROW_STATES, type ControllerConfig, type ControllerHooks, type FieldConfig, type FormConfig, type ListConfig, type ListColumnConfig, type ListFilterConfig, type Scope, type ScopeContext, type SaveContext, type Condition, type RowState } from './controllers/types.ts';
+export type { ResolvedController, ResolvedField } from './controllers/resolve.ts';
+export { BUILTIN_FIELD_TYPES, FieldError, type FieldType } from './fields/index.ts';

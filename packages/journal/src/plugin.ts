@@ -1,5 +1,9 @@
 import { definePlugin } from '@cms/admin-core';
+import { journalEntities } from './entities/index.ts';
+import { journalMigrations } from './migrations/index.ts';
 import { journalStrings } from './strings.ts';
+import { postsController } from './controllers/posts.ts';
+import { categoriesController } from './controllers/categories.ts';
 
 export const JOURNAL_PERMISSIONS = {
   accessPosts: 'cms.journal.access_posts',
@@ -22,10 +26,7 @@ export const journalPlugin = definePlugin({
     { code: JOURNAL_PERMISSIONS.accessCategories, label: 'cms.journal::permissions.access_categories', tab: 'cms.journal::permissions.tab', order: 120 },
     { code: JOURNAL_PERMISSIONS.accessSettings, label: 'cms.journal::permissions.access_settings', tab: 'cms.journal::permissions.tab', order: 130 },
   ],
-  controllers: [
-    { name: 'posts', permissions: [JOURNAL_PERMISSIONS.accessPosts] },
-    { name: 'categories', permissions: [JOURNAL_PERMISSIONS.accessCategories] },
-  ],
+  controllers: [postsController, categoriesController],
   navigation: [
     {
       code: 'journal',
@@ -41,4 +42,6 @@ export const journalPlugin = definePlugin({
     },
   ],
   strings: journalStrings,
+  entities: journalEntities,
+  migrations: journalMigrations,
 });

@@ -1,14 +1,16 @@
 import { definePlugin } from '@cms/admin-core';
+import { productsController, storefrontController } from './catalog/controllers.ts';
+import { catalogEntities } from './catalog/entities.ts';
+import { catalogMigrations } from './catalog/migrations.ts';
 
 /** `acme/catalog`: the example app's own plugin, written the way a plugin author would. */
 export const catalogPlugin = definePlugin({
   vendor: 'acme',
   name: 'catalog',
   permissions: [{ code: 'acme.catalog.manage_products', label: 'acme.catalog::permissions.manage_products', tab: 'acme.catalog::permissions.tab' }],
-  controllers: [
-    { name: 'products', permissions: ['acme.catalog.manage_products'] },
-    { name: 'storefront', permissions: ['acme.catalog.manage_products'] },
-  ],
+  entities: catalogEntities,
+  migrations: catalogMigrations,
+  controllers: [productsController, storefrontController],
   navigation: [
     {
       code: 'catalog',
@@ -30,6 +32,16 @@ export const catalogPlugin = definePlugin({
       'navigation.catalog': 'Catalog',
       'navigation.products': 'Products',
       'navigation.storefront': 'Storefront',
+      'products.title': 'Products',
+      'products.name': 'Name',
+      'products.sku': 'SKU',
+      'products.currency': 'Currency',
+      'products.price': 'Price',
+      'products.cost': 'Cost',
+      'products.release_date': 'Release date',
+      'products.features': 'Features',
+      'storefront.name': 'Shop name',
+      'storefront.tagline': 'Tagline',
     },
     de: {
       'permissions.tab': 'Katalog',
@@ -37,6 +49,16 @@ export const catalogPlugin = definePlugin({
       'navigation.catalog': 'Katalog',
       'navigation.products': 'Produkte',
       'navigation.storefront': 'Schaufenster',
+      'products.title': 'Produkte',
+      'products.name': 'Name',
+      'products.sku': 'Artikelnummer',
+      'products.currency': 'Währung',
+      'products.price': 'Preis',
+      'products.cost': 'Einkaufspreis',
+      'products.release_date': 'Erscheinungsdatum',
+      'products.features': 'Merkmale',
+      'storefront.name': 'Name des Shops',
+      'storefront.tagline': 'Slogan',
     },
   },
 });

@@ -17,11 +17,13 @@ export interface ErrorBody {
  * (`namespace::key`, as plugin hooks write them, having no locale) is translated here.
  */
 function localizeDetails(details: Record<string, string[]>, strings: Strings, locale: string): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(details)) {
-    out[field] = messages.map((message) => (/^[a-z0-9_.-]+::[a-z0-9_.-]+$/i.test(message) ? strings.t(locale, message) : message));
-  }
-  return out;
+  // fromEntries defines own properties, so a field named `__proto__` stays a field.
+  return Object.fromEntries(
+    Object.entries(details).map(([field, messages]) => [
+      field,
+      messages.map((message) => (/^[a-z0-9_.-]+::[a-z0-9_.-]+$/i.test(message) ? strings.t(locale, message) : message)),
+    ]),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { ControllerConfig } from '../controllers/types.ts';
 import type { StringTable } from '../i18n/strings.ts';
 import type { RouteHandler } from '../http/types.ts';
 
@@ -23,14 +24,8 @@ export interface NavigationDefinition {
   sideMenu?: NavigationDefinition[];
 }
 
-/**
- * A controller as far as the foundation needs it: its address segment and the permissions that
- * gate its routes. The controller engine extends this shape.
- */
-export interface ControllerDefinition {
-  name: string;
-  permissions?: string[];
-}
+/** A controller: see `defineController` and docs/controllers.md. */
+export type ControllerDefinition = ControllerConfig;
 
 /** A route of the plugin outside the admin prefix (for example `/_journal/api/v1/media/upload`). */
 export interface PluginRouteDefinition {

@@ -1,0 +1,52 @@
+import { defineController } from '@cms/admin-core';
+import { Product, Storefront } from './entities.ts';
+
+const MANAGE = 'acme.catalog.manage_products';
+const s = (key: string) => `acme.catalog::${key}`;
+
+/** `acme/catalog/products`: money, dates and tags, written as a plugin author would. */
+export const productsController = defineController({
+  name: 'products',
+  entity: Product,
+  permissions: [MANAGE],
+  list: {
+    title: s('products.title'),
+    columns: {
+      name: { label: s('products.name'), searchable: true, sortable: true },
+      sku: { label: s('products.sku'), searchable: true, sortable: true },
+      price: { label: s('products.price'), type: 'money', currency: 'EUR', sortable: true },
+      currency: { label: s('products.currency') },
+      release_date: { label: s('products.release_date'), type: 'date', sortable: true },
+    },
+    defaultSort: { column: 'name', direction: 'asc' },
+    filters: {
+      currency: { type: 'group', label: s('products.currency'), column: 'currency', options: { EUR: 'EUR', USD: 'USD' } },
+      release_date: { type: 'daterange', label: s('products.release_date'), column: 'release_date' },
+    },
+  },
+  form: {
+    fields: {
+      name: { type: 'text', label: s('products.name'), required: true, span: 'left' },
+      sku: { type: 'text', label: s('products.sku'), required: true, span: 'right' },
+      currency: { type: 'dropdown', label: s('products.currency'), options: { EUR: 'EUR', USD: 'USD' }, default: 'EUR', span: 'left' },
+      price: { type: 'money', label: s('products.price'), currency: 'EUR', scale: 2, max: '1000000', span: 'right' },
+      cost: { type: 'money', label: s('products.cost'), currencyFrom: 'currency', max: '1000000', span: 'right' },
+      release_date: { type: 'datepicker', label: s('products.release_date'), mode: 'date', minDate: '2000-01-01' },
+      features: { type: 'taglist', label: s('products.features'), mode: 'array' },
+    },
+  },
+});
+
+/** `acme/catalog/storefront`: one record, edited as a form. */
+export const storefrontController = defineController({
+  name: 'storefront',
+  entity: Storefront,
+  permissions: [MANAGE],
+  singleton: true,
+  form: {
+    fields: {
+      name: { type: 'text', label: s('storefront.name'), default: '' },
+      tagline: { type: 'text', label: s('storefront.tagline') },
+    },
+  },
+});

@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import type { Principal } from '../../auth/principal.ts';
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController } from '../../controllers/resolve.ts';
+import { Conflict } from '../../errors/index.ts';
+import { scopeCondition } from '../list/conditions.ts';
+import { deleteViolation } from './constraints.ts';
+import { loadRecord } from './record.ts';
+
+/** Removes the row, or sets the soft-delete column when the controller declares one. */
+function removeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager) {
+  if (controller.config.softDelete) record[controller.config.softDelete] = new Date();
+  else em.remove(record);
+}
+
+/** `DELETE /{ctl}/{id}`: through the form scope, with the beforeDelete hook, in one transaction. */
+export async function deleteRecord(controller: ResolvedController, id: number, core: AdminCore, principal: Principal): Promise<{ deleted: number }> {
+  try {
+    return await core.db.orm.em.fork().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const record = await loadRecord(controller, id, { principal, em }, { lock: true });
+      await controller.config.hooks?.beforeDelete?.(record, { principal, em });
+      removeRecord(controller, record, em);
+      await em.flush();
+      return { deleted: 1 };
+    });
+  } catch (error) {
+    throw deleteViolation(error, 'id') ?? error;
+  }
+}
+
+/**
+ * Resolves ids through the list scope and locks the rows (`FOR UPDATE`) in the caller's
+ * transaction. Answers the scoped records; a selection that is only partly in scope is 409
+ * `bulk_partly_scoped` and nothing changes.
+ */
+export async function lockScopedSelection(controller: ResolvedController, ids: number[], em: EntityManager, principal: Principal): Promise<object[]> {
+  const unique = [...new Set(ids)];
+  const scope = await scopeCondition(controller, 'list', { principal, em });
+  const where = scope ? { $and: [{ id: { $in: unique } }, scope] } : { id: { $in: unique } };
+  const records = await em.find(controller.meta.class, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } as never });
+  if (records.length > 0 && records.length < unique.length) throw Conflict('bulk_partly_scoped', 'backend::errors.bulk_partly_scoped');
+  return records as object[];
+}
+
+/** `POST /{ctl}/bulk-delete`: all of the selection or nothing. No scoped match deletes nothing. */
+export async function bulkDelete(controller: ResolvedController, ids: number[], core: AdminCore, principal: Principal): Promise<{ deleted: number }> {
+  try {
+    return await core.db.orm.em.fork().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const records = await lockScopedSelection(controller, ids, em, principal);
+      for (const record of records) {
+        await controller.config.hooks?.beforeDelete?.(record as never, { principal, em });
+        removeRecord(controller, record as Record<string, unknown>, em);
+      }
+      await em.flush();
+      return { deleted: records.length };
+    });
+  } catch (error) {
+    throw deleteViolation(error, 'ids') ?? error;
+  }
+}

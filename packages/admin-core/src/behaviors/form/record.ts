@@ -1,0 +1,62 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import type { Condition, ScopeContext } from '../../controllers/types.ts';
+import { NotFound } from '../../errors/index.ts';
+import { scopeCondition } from '../list/conditions.ts';
+import { belongsToLabels, belongsToManyOptions, type RelationOption } from '../list/labels.ts';
+
+export interface RecordAnswer {
+  data: Record<string, unknown>;
+  meta: { labels: Record<string, RelationOption[]>; actions: unknown[]; notices?: unknown[] };
+}
+
+/** Loads one record through the form scope (`lock` for writes); out of scope is 404. */
+export async function loadRecord(controller: ResolvedController, id: number, ctx: ScopeContext, options: { lock?: boolean } = {}): Promise<Record<string, unknown>> {
+  const scope = await scopeCondition(controller, 'form', ctx);
+  const where: Condition = scope ? { $and: [{ id }, scope] } : { id };
+  const record = await ctx.em.findOne(controller.meta.class, where as never, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : undefined);
+  if (!record) throw NotFound();
+  return record as Record<string, unknown>;
+}
+
+/** Whether a field shows in a context (`create`, `update`, `preview`). */
+export const inContext = (field: ResolvedField, context: 'create' | 'update' | 'preview') => {
+  const contexts = field.config.context;
+  if (contexts === undefined) return true;
+  return (Array.isArray(contexts) ? contexts : [contexts]).includes(context);
+};
+
+const referenceId = (value: unknown): number | null =>
+  value == null ? null : typeof value === 'object' ? Number((value as { id?: unknown }).id) : Number(value);
+
+/**
+ * A record as the API serves it: `id` and every stored field, encoded by its type; relation
+ * values as ids in `data` and as RelationOption arrays in `meta.labels`. Password and other
+ * virtual fields never appear. Two queries at most per relation field.
+ */
+export async function encodeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager, locales: readonly string[]): Promise<RecordAnswer> {
+  const id = Number(record.id);
+  const data: Record<string, unknown> = { id };
+  const labels: Record<string, RelationOption[]> = {};
+  for (const field of controller.fields.values()) {
+    const property = field.property;
+    if (!property) continue;
+    if (field.type.storage === 'column') {
+      data[field.name] = field.type.encode(record[property.name], field.config, { locales, relation: field.relation });
+    } else if (property.kind === 'm:1' || property.kind === '1:1') {
+      const related = referenceId(record[property.name]);
+      data[field.name] = related;
+      if (related === null) labels[field.name] = [];
+      else {
+        const names = await belongsToLabels(em, property, [related], field.relation!.labelProperty!);
+        labels[field.name] = [{ label: names.get(related) ?? '', value: related }];
+      }
+    } else if (property.kind === 'm:n') {
+      const options = (await belongsToManyOptions(em, property, [id], field.relation!.labelProperty!)).get(id) ?? [];
+      data[field.name] = options.map((option) => option.value);
+      labels[field.name] = options;
+    }
+  }
+  return { data, meta: { labels, actions: [] } };
+}

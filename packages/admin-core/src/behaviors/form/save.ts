@@ -1,0 +1,155 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Collection } from '@mikro-orm/core';
+import type { Principal } from '../../auth/principal.ts';
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import { AdminError, Validation, type ErrorDetails } from '../../errors/index.ts';
+import { FieldError } from '../../fields/types.ts';
+import { containsNul } from '../../fields/common.ts';
+import { isPlainObject } from '../../validation/body.ts';
+import { saveViolation } from './constraints.ts';
+import { encodeRecord, inContext, loadRecord, type RecordAnswer } from './record.ts';
+
+export interface SaveRequest {
+  core: AdminCore;
+  principal: Principal;
+  locale: string;
+  body: unknown;
+}
+
+const t = (req: SaveRequest, key: string, params: Record<string, string | number> = {}) => req.core.strings.t(req.locale, key, params);
+
+/** Which body keys a save accepts: stored and virtual fields of the mode's context, not read-only. */
+function checkKeys(controller: ResolvedController, mode: 'create' | 'update', body: Record<string, unknown>, req: SaveRequest) {
+  const refused: Array<[string, string[]]> = [];
+  for (const key of Object.keys(body)) {
+    const field = controller.fields.get(key);
+    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refused.push([key, [t(req, 'backend::validation.unknown_key')]]);
+    else if (field.config.readOnly) refused.push([key, [t(req, 'backend::validation.read_only')]]);
+  }
+  // fromEntries defines own keys: a body key `__proto__` is named, never assigned to the prototype.
+  if (refused.length) throw Validation(Object.fromEntries(refused));
+}
+
+interface Decoded {
+  values: Map<ResolvedField, unknown>;
+  virtual: Record<string, unknown>;
+  notices: Array<{ field: string; message: string; locale: string }>;
+}
+
+/** Decodes every submitted value by its type; 403 refusals win over 422 ones, before any write. */
+async function decodeValues(controller: ResolvedController, mode: 'create' | 'update', body: Record<string, unknown>, record: Record<string, unknown> | undefined, em: EntityManager, req: SaveRequest): Promise<Decoded> {
+  const decoded: Decoded = { values: new Map(), virtual: {}, notices: [] };
+  const errors: Array<{ field: string; error: FieldError }> = [];
+  for (const field of controller.fields.values()) {
+    if (field.type.storage === 'none' || !inContext(field, mode)) continue;
+    const present = Object.prototype.hasOwnProperty.call(body, field.name);
+    let value = body[field.name];
+    if (!present) {
+      if (mode === 'update') continue;
+      if (field.config.default !== undefined) value = field.config.default;
+      else if (!field.config.required) continue;
+    }
+    // PostgreSQL can store no NUL character in text or json, whatever the field type.
+    if (present && containsNul(value)) {
+      errors.push({ field: field.name, error: new FieldError('validation_failed', 'backend::validation.no_nul') });
+      continue;
+    }
+    try {
+      const result = await field.type.decode(value, field.config, {
+        field: field.name,
+        mode,
+        current: record && field.property ? record[field.property.name] : undefined,
+        values: body,
+        em,
+        principal: req.principal,
+        locales: req.core.config.locales,
+        strings: req.core.strings,
+        locale: req.locale,
+        property: field.info,
+        relation: field.relation,
+        permissions: req.core.registry.permissions,
+        notice: (message: string) => decoded.notices.push({ field: field.name, message, locale: req.locale }),
+      });
+      // `undefined` means "leave the stored value alone" (an empty password on update, say).
+      if (result === undefined) continue;
+      if (field.type.storage === 'virtual') decoded.virtual[field.name] = result;
+      else decoded.values.set(field, result);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      errors.push({ field: field.name, error });
+    }
+  }
+  const forbidden = errors.filter((e) => e.error.status === 403);
+  const list = forbidden.length ? forbidden : errors;
+  if (list.length) {
+    const details: ErrorDetails = {};
+    // Own keys only: a field may be called `constructor` (a valid identifier) without reaching Object's.
+    for (const { field, error } of list) (Object.hasOwn(details, field) ? details[field]! : (details[field] = [])).push(t(req, error.messageKey, error.params));
+    const codes = new Set(list.map((e) => e.error.code));
+    const code = codes.size === 1 ? [...codes][0]! : 'validation_failed';
+    if (forbidden.length) throw new AdminError('forbidden', 'forbidden', 'backend::errors.forbidden', { details });
+    throw Validation(details, code);
+  }
+  return decoded;
+}
+
+/** Decoded values keyed by entity property; relations as ids (MikroORM turns them into references). */
+function toEntityData(values: Map<ResolvedField, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [field, value] of values) data[field.property!.name] = value;
+  return data;
+}
+
+/** Collections that a save replaces must be loaded first, so that removals are written. */
+async function initCollections(record: Record<string, unknown>, values: Map<ResolvedField, unknown>) {
+  for (const field of values.keys()) {
+    if (field.property?.kind !== 'm:n') continue;
+    const collection = record[field.property.name] as Collection<object>;
+    if (!collection.isInitialized()) await collection.init();
+  }
+}
+
+/** The scalar properties of a loaded record, before a save assigns to it (`SaveContext.previous`). */
+function storedScalars(controller: ResolvedController, record: Record<string, unknown>): Readonly<Record<string, unknown>> {
+  const names = Object.values(controller.meta.properties).filter((property) => property.kind === 'scalar').map((property) => property.name);
+  return Object.freeze(Object.fromEntries(names.map((name) => [name, record[name]])));
+}
+
+/** Create (`id` undefined) or update one record in one transaction; hooks run inside it. */
+export async function saveRecord(controller: ResolvedController, id: number | undefined, req: SaveRequest): Promise<RecordAnswer> {
+  const mode = id === undefined ? 'create' : 'update';
+  const body = req.body === undefined ? {} : req.body;
+  if (!isPlainObject(body)) throw Validation({ body: [t(req, 'backend::validation.body_object')] });
+  checkKeys(controller, mode, body, req);
+  try {
+    return await req.core.db.orm.em.fork().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const scopeCtx = { principal: req.principal, em };
+      const record = id === undefined ? undefined : await loadRecord(controller, id, scopeCtx, { lock: true });
+      const decoded = await decodeValues(controller, mode, body, record, em, req);
+      const data = toEntityData(decoded.values);
+      let target: Record<string, unknown>;
+      const previous = record ? storedScalars(controller, record) : undefined;
+      if (record) {
+        await initCollections(record, decoded.values);
+        em.assign(record as never, data as never);
+        target = record;
+      } else {
+        target = em.create(controller.meta.class, data as never) as Record<string, unknown>;
+      }
+      const values = { ...Object.fromEntries([...decoded.values].map(([f, v]) => [f.name, v])), ...decoded.virtual };
+      const saveCtx = { ...scopeCtx, mode, values, ...(previous ? { previous } : {}) } as const;
+      await controller.config.hooks?.beforeSave?.(target, saveCtx);
+      em.persist(target);
+      await em.flush();
+      await controller.config.hooks?.afterSave?.(target, saveCtx);
+      const answer = await encodeRecord(controller, target, em, req.core.config.locales);
+      if (decoded.notices.length) answer.meta.notices = decoded.notices;
+      return answer;
+    });
+  } catch (error) {
+    // Field messages that are still string keys (hooks write them) are localized by the envelope.
+    throw saveViolation(controller, error) ?? error;
+  }
+}

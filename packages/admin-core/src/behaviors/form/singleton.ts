@@ -1,0 +1,34 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../auth/principal.ts';
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController } from '../../controllers/resolve.ts';
+import { NotFound } from '../../errors/index.ts';
+import { scopeCondition } from '../list/conditions.ts';
+import { encodeRecord, type RecordAnswer } from './record.ts';
+
+/**
+ * `GET /{ctl}/singleton`: the first record in the form scope, or, when the table has none, one
+ * created from the fields' defaults. Created and read in one transaction under a table lock so
+ * that two first visits cannot create two records.
+ */
+export async function openSingleton(controller: ResolvedController, core: AdminCore, principal: Principal): Promise<RecordAnswer> {
+  return core.db.orm.em.fork().transactional(async (txEm) => {
+    const em = txEm as EntityManager;
+    await em.execute(`lock table "${controller.meta.tableName.replace(/"/g, '""')}" in share row exclusive mode`);
+    const scope = await scopeCondition(controller, 'form', { principal, em });
+    // `find` with a limit, not `findOne`: MikroORM refuses `findOne` with an empty condition
+    // (no scope), which used to answer a 500 on every first visit.
+    let [record] = await em.find(controller.meta.class, (scope ?? {}) as never, { orderBy: { id: 'asc' } as never, limit: 1 });
+    if (!record) {
+      if ((await em.count(controller.meta.class, {} as never)) > 0) throw NotFound();
+      const defaults: Record<string, unknown> = {};
+      for (const field of controller.fields.values()) {
+        if (field.property && field.type.storage === 'column' && field.config.default !== undefined) defaults[field.property.name] = field.config.default;
+      }
+      record = em.create(controller.meta.class, defaults as never);
+      await em.flush();
+      if (scope && !(await em.findOne(controller.meta.class, { $and: [{ id: (record as { id: number }).id }, scope] } as never))) throw NotFound();
+    }
+    return encodeRecord(controller, record as Record<string, unknown>, em, core.config.locales);
+  });
+}

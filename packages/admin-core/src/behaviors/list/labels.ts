@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityProperty } from '@mikro-orm/core';
+
+export interface RelationOption {
+  label: string;
+  value: number;
+  locked?: boolean;
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Labels of belongsTo ids: one query for every id of a page, whatever its size (no N+1).
+ * Answers id to label.
+ */
+export async function belongsToLabels(em: EntityManager, property: EntityProperty, ids: number[], labelProperty: string): Promise<Map<number, string>> {
+  const target = property.targetMeta!;
+  const unique = [...new Set(ids.filter((id) => Number.isSafeInteger(id)))];
+  if (unique.length === 0) return new Map();
+  const label = target.properties[labelProperty as never] as EntityProperty;
+  const rows = await em.execute<Array<{ id: number; label: unknown }>>(
+    `select id, ${quote(label.fieldNames[0]!)} as label from ${quote(target.tableName)} where id in (${unique.map(() => '?').join(',')})`,
+    unique,
+  );
+  return new Map(rows.map((row) => [Number(row.id), String(row.label ?? '')]));
+}
+
+/**
+ * belongsToMany: for every owner id, its related options in pivot order (by the pivot's own
+ * primary key or sort column when it has one). One query for the whole page.
+ */
+export async function belongsToManyOptions(em: EntityManager, property: EntityProperty, ownerIds: number[], labelProperty: string): Promise<Map<number, RelationOption[]>> {
+  const result = new Map<number, RelationOption[]>();
+  if (ownerIds.length === 0) return result;
+  const target = property.targetMeta!;
+  const pivot = property.pivotEntity ? em.getMetadata().find(property.pivotEntity as never) : undefined;
+  const pivotTable = pivot?.tableName ?? property.pivotTable;
+  const ownerColumn = property.joinColumns[0]!;
+  const targetColumn = property.inverseJoinColumns[0]!;
+  const label = target.properties[labelProperty as never] as EntityProperty;
+  // Submitted order is kept by the pivot's own serial key (MikroORM `fixedOrder`) or a sort column.
+  const orderProperty = pivot?.properties['sort_order' as never] ?? pivot?.properties[(property.fixedOrderColumn ?? 'id') as never];
+  const order = orderProperty ? `p.${quote((orderProperty as EntityProperty).fieldNames[0]!)}, ` : '';
+  const rows = await em.execute<Array<{ owner: number; id: number; label: unknown }>>(
+    `select p.${quote(ownerColumn)} as owner, t.id as id, t.${quote(label.fieldNames[0]!)} as label
+     from ${quote(pivotTable)} p join ${quote(target.tableName)} t on t.id = p.${quote(targetColumn)}
+     where p.${quote(ownerColumn)} in (${ownerIds.map(() => '?').join(',')})
+     order by p.${quote(ownerColumn)}, ${order}t.id`,
+    ownerIds,
+  );
+  for (const id of ownerIds) result.set(id, []);
+  for (const row of rows) result.get(Number(row.owner))?.push({ label: String(row.label ?? ''), value: Number(row.id) });
+  return result;
+}

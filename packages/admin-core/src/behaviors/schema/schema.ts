@@ -1,0 +1,117 @@
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import type { PluralForms, Strings } from '../../i18n/strings.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { PermissionDefinition } from '../../plugins/define.ts';
+
+/** FormField keys of spec 2.5 served as the author wrote them (labels are localized below). */
+const PASSTHROUGH = [
+  'span', 'size', 'required', 'readOnly', 'multiple', 'context', 'default', 'attributes', 'nameFrom', 'relation', 'preset',
+  'action', 'widget', 'fill', 'path', 'deferrable', 'fileTypes', 'mimeTypes', 'maxFiles', 'maxFilesize', 'imageWidth', 'imageHeight',
+  'mode', 'protected', 'useCaption', 'thumbOptions', 'format', 'displayFormat', 'minDate', 'maxDate', 'firstDay', 'yearRange',
+  'ignoreTimezone', 'twelveHour', 'separator', 'customTags', 'typeOptions', 'element', 'translatable',
+] as const;
+const LOCALIZED = ['label', 'comment', 'tab', 'emptyOption', 'prompt', 'actionLabel'] as const;
+
+const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
+const LIST_MESSAGES = [
+  'create', 'deleteConfirm', 'deleteSelected', 'deleted', 'empty', 'emptySearch', 'emptySearchHint', 'recordCount', 'rowStateDeleted',
+  'rowStateDisabled', 'rowStateNegative', 'searchPrompt', 'selected',
+] as const;
+
+/** A message as plural forms: a registered key gives its forms, plain text gives `{other}`. */
+export const formsOf = (strings: Strings, locale: string, keyOrText: string): PluralForms => strings.forms(locale, keyOrText) ?? { other: keyOrText };
+
+export interface SchemaContext {
+  strings: Strings;
+  locale: string;
+  principal?: Principal;
+  permissions?: ReadonlyMap<string, PermissionDefinition>;
+}
+
+export function formField(field: ResolvedField, { strings, locale, principal, permissions }: SchemaContext): Record<string, unknown> {
+  const config = field.config as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { name: field.name, type: field.type.name };
+  for (const key of LOCALIZED) if (typeof config[key] === 'string') out[key] = strings.t(locale, config[key] as string);
+  for (const key of PASSTHROUGH) if (config[key] !== undefined) out[key] = config[key];
+  if (field.config.options) {
+    out.options = Object.entries(field.config.options).map(([value, label]) => ({ label: strings.t(locale, label), value }));
+  }
+  const extra = field.type.schema?.(field.config, { t: (key, params) => strings.t(locale, key, params), locale, locales: strings.locales, principal, permissions, relation: field.relation });
+  return { ...out, ...extra };
+}
+
+/** FormView (spec 2.5). */
+export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
+  const { strings, locale } = ctx;
+  const form = controller.config.form!;
+  const base = controller.address;
+  const messages = Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(strings, locale, form.messages?.[key] ?? `backend::form.${key}`)]));
+  return {
+    fields: [...controller.fields.values()].map((field) => formField(field, ctx)),
+    assets: { scripts: [] as string[], styles: [] as string[] },
+    messages,
+    meta: { locale },
+    redirects: {
+      create: { redirect: form.redirects?.create?.redirect ?? `${base}/update/:id`, redirectClose: form.redirects?.create?.redirectClose ?? base },
+      update: { redirect: form.redirects?.update?.redirect ?? `${base}/update/:id`, redirectClose: form.redirects?.update?.redirectClose ?? base },
+      default: form.redirects?.default ?? base,
+    },
+    ...(form.name ? { name: strings.t(locale, form.name) } : {}),
+    modelClass: controller.meta.className,
+    ...(form.preview ? { preview: { headerPartial: form.preview.headerPartial } } : {}),
+  };
+}
+
+/** ListSchema (spec 2.6). Toolbar and bulk actions are filtered per principal by `allowed`. */
+export function listSchema(controller: ResolvedController, strings: Strings, locale: string, allowed: (action: string) => boolean = () => true) {
+  const list = controller.list;
+  const t = (key: string) => strings.t(locale, key);
+  const columns = Object.entries(list.columns).map(([key, c]) => ({
+    key,
+    label: t(c.label),
+    searchable: Boolean(c.searchable),
+    sortable: Boolean(c.sortable),
+    ...(c.relation ? { relation: c.relation } : {}),
+    ...(controller.columns.get(key)?.labelProperty ? { select: controller.columns.get(key)!.labelProperty } : {}),
+    ...(c.type ? { type: c.type } : {}),
+    ...(c.type === 'money' ? { ...(c.currency ? { currency: c.currency } : {}), ...(c.currencyFrom ? { currencyFrom: c.currencyFrom } : {}) } : {}),
+  }));
+  const filters = Object.entries(list.filters ?? {}).map(([name, f]) => ({
+    name,
+    type: f.type,
+    label: t(f.label),
+    ...(f.column ? { column: f.column } : {}),
+    ...(f.modelClass ? { modelClass: f.modelClass } : {}),
+    ...(f.nameFrom ? { nameFrom: f.nameFrom } : {}),
+    ...(f.type === 'scope' ? { scope: name } : {}),
+    ...(f.options ? { options: Object.entries(f.options).map(([value, label]) => ({ label: t(label), value })) } : {}),
+    ...(f.trueValue !== undefined ? { trueValue: f.trueValue } : {}),
+    ...(f.falseValue !== undefined ? { falseValue: f.falseValue } : {}),
+  }));
+  const searchable = columns.some((c) => c.searchable);
+  return {
+    assets: { scripts: [] as string[], styles: [] as string[] },
+    bulkActions: (list.bulkActions ?? []).filter((a) => allowed(a.name)).map((a) => ({ name: a.name, label: t(a.label), ...(a.confirm ? { confirm: t(a.confirm) } : {}) })),
+    columns,
+    filters,
+    messages: Object.fromEntries(LIST_MESSAGES.map((key) => [key, formsOf(strings, locale, `backend::list.${key}`)])),
+    perPageOptions: list.perPageOptions,
+    recordsPerPage: list.recordsPerPage,
+    rowActions: (list.rowActions ?? []).map((a) => ({ name: a.name, ...(a.label ? { label: t(a.label) } : {}), ...(a.url ? { url: a.url } : {}) })),
+    searchTerm: '',
+    showCheckboxes: list.showCheckboxes ?? true,
+    showSearch: list.showSearch ?? searchable,
+    showSetup: list.showSetup ?? false,
+    showSorting: list.showSorting ?? true,
+    toolbarActions: [] as Array<{ name: string; label: string }>,
+    toolbarButtons: list.toolbar?.buttons ?? ['create', 'delete'],
+    ...(list.defaultSort ? { defaultSort: { ...list.defaultSort } } : {}),
+    ...(list.headerPartial ? { headerPartial: list.headerPartial } : {}),
+    meta: { locale },
+    modelClass: controller.meta.className,
+    ...(list.noRecordsMessage ? { noRecordsMessage: t(list.noRecordsMessage) } : {}),
+    recordUrl: list.recordUrl ?? `${controller.address}/update/:id`,
+    ...(list.searchPrompt ? { searchPrompt: t(list.searchPrompt) } : {}),
+    ...(list.title ? { title: t(list.title) } : {}),
+  };
+}

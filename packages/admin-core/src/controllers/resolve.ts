@@ -1,0 +1,173 @@
+import type { EntityMetadata, EntityProperty, MetadataStorage } from '@mikro-orm/core';
+import { ConfigError } from '../config/errors.ts';
+import type { FieldType, PropertyInfo, RelationTarget } from '../fields/types.ts';
+import { checkField } from '../fields/config.ts';
+import { relationKindOf } from '../fields/relation.ts';
+import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
+import type { ControllerConfig, FieldConfig, ListConfig } from './types.ts';
+
+export type { ResolvedColumn };
+
+export interface ResolvedField {
+  name: string;
+  config: FieldConfig;
+  type: FieldType;
+  /** The entity property the field binds (column and relation storage only). */
+  property?: EntityProperty;
+  /** The same property as field types see it. */
+  info?: PropertyInfo;
+  /** Relation fields: what the ids point at. */
+  relation?: RelationTarget;
+}
+
+export interface ResolvedController {
+  address: string;
+  plugin: string;
+  config: ControllerConfig;
+  meta: EntityMetadata;
+  permissions: string[];
+  fields: Map<string, ResolvedField>;
+  columns: Map<string, ResolvedColumn>;
+  list: Required<Pick<ListConfig, 'perPageOptions' | 'recordsPerPage'>> & ListConfig;
+}
+
+const CONTROLLER_KEYS = ['name', 'entity', 'permissions', 'singleton', 'softDelete', 'list', 'form', 'scopes', 'hooks'];
+const FORM_KEYS = ['name', 'fields', 'redirects', 'messages', 'preview'];
+const FORM_MESSAGE_KEYS = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
+const HOOK_KEYS = ['beforeSave', 'afterSave', 'beforeDelete'];
+const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
+
+export interface ResolveContext {
+  plugin: string;
+  metadata: MetadataStorage;
+  fieldTypes: ReadonlyMap<string, FieldType>;
+  permissionCodes: ReadonlySet<string>;
+  locales: readonly string[];
+}
+
+/** Shapes of the keys that hold functions and plain objects (`scopes`, `hooks`, `form` apart from fields). */
+function checkShapes(at: At, config: ControllerConfig): void {
+  if (config.singleton !== undefined && typeof config.singleton !== 'boolean') throw at('singleton', 'must be true or false', 'Use a boolean.');
+  for (const [key, known] of [['scopes', ['list', 'form']], ['hooks', HOOK_KEYS]] as const) {
+    const value = config[key];
+    if (value === undefined) continue;
+    onlyKeys(at, key, value, known, `{ ${known.join(', ')} } of functions`);
+    for (const [name, fn] of Object.entries(value)) if (typeof fn !== 'function') throw at(`${key}.${name}`, 'must be a function', 'Pass a function.');
+  }
+  const form = config.form;
+  if (form === undefined) return;
+  onlyKeys(at, 'form', form, FORM_KEYS, '{ fields, … }');
+  if (!isObject(form.fields)) throw at('form.fields', 'must be an object of field name to field', 'Use for example `{ title: { type: "text", label: "Title" } }`.');
+  if (form.name !== undefined && (typeof form.name !== 'string' || form.name === '')) throw at('form.name', 'must be a non-empty string', 'Use a string key or text.');
+  if (form.messages !== undefined) {
+    onlyKeys(at, 'form.messages', form.messages, FORM_MESSAGE_KEYS, '{ saved: "…", … }');
+    for (const [key, message] of Object.entries(form.messages)) if (typeof message !== 'string' || message === '') throw at(`form.messages.${key}`, 'must be a string key or text', 'Use a string.');
+  }
+  if (form.redirects !== undefined) {
+    onlyKeys(at, 'form.redirects', form.redirects, ['create', 'update', 'default'], '{ create?, update?, default? }');
+    for (const mode of ['create', 'update'] as const) {
+      const targets = form.redirects[mode];
+      if (targets === undefined) continue;
+      onlyKeys(at, `form.redirects.${mode}`, targets, ['redirect', 'redirectClose'], '{ redirect?, redirectClose? }');
+      for (const [key, target] of Object.entries(targets)) if (typeof target !== 'string') throw at(`form.redirects.${mode}.${key}`, 'must be a string', 'Use a target such as "acme/shop/orders/update/:id".');
+    }
+    if (form.redirects.default !== undefined && typeof form.redirects.default !== 'string') throw at('form.redirects.default', 'must be a string', 'Use a target such as "acme/shop/orders".');
+  }
+  if (form.preview !== undefined) {
+    onlyKeys(at, 'form.preview', form.preview, ['headerPartial'], '{ headerPartial }');
+    if (typeof form.preview.headerPartial !== 'string' || form.preview.headerPartial === '') throw at('form.preview.headerPartial', 'must name a partial', 'Use for example "preview_header".');
+  }
+}
+
+/** Checks one controller against its entity's metadata and resolves fields and columns. */
+export function resolveController(address: string, config: ControllerConfig, ctx: ResolveContext): ResolvedController {
+  const at: At = (key, problem, fix) => ConfigError.at({ plugin: ctx.plugin, controller: address, key }, problem, fix);
+  for (const key of Object.keys(config)) {
+    if (!CONTROLLER_KEYS.includes(key)) throw at(key, 'unknown controller key', `Known keys: ${CONTROLLER_KEYS.join(', ')}.`);
+  }
+  if (!config.entity) throw at('entity', 'the controller names no entity', 'Set `entity` to a MikroORM entity made with defineEntity and listed in the plugin\'s `entities`.');
+  const meta = ctx.metadata.find(config.entity as never);
+  if (!meta) throw at('entity', 'the entity is not registered', 'List it in the plugin\'s `entities`.');
+  const pk = meta.primaryKeys;
+  if (pk.length !== 1 || pk[0] !== 'id' || meta.properties.id?.runtimeType !== 'number') {
+    throw at('entity', 'the entity needs an integer primary key `id`', 'Add `id: p.integer().primary()`.');
+  }
+  if (config.softDelete !== undefined && meta.properties[config.softDelete as never]?.runtimeType !== 'Date') {
+    throw at('softDelete', `"${String(config.softDelete)}" is not a datetime property of the entity`, 'Name a nullable datetime property such as `deleted_at`.');
+  }
+  if (!config.form && !config.list) throw at('form', 'the controller declares neither a list nor a form', 'Declare `list` and/or `form`.');
+  if (config.singleton && !config.form) throw at('form', 'a singleton controller needs a form', 'Declare `form`.');
+  if (config.singleton && config.list) throw at('list', 'a singleton controller has no list (its list routes answer 404)', 'Remove `list`, or `singleton`.');
+  checkShapes(at, config);
+
+  const fields = new Map<string, ResolvedField>();
+  for (const [name, field] of Object.entries(config.form?.fields ?? {})) {
+    const where = `form.fields.${name}`;
+    if (!FIELD_NAME.test(name)) throw at(where, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
+    const known = ctx.fieldTypes.get((field as { type?: string } | undefined)?.type as string);
+    let property: EntityProperty | undefined;
+    if (known && (known.storage === 'column' || known.storage === 'relation') && !field.virtual) {
+      property = meta.properties[(field.property ?? name) as never] as EntityProperty | undefined;
+      if (!property) throw at(where, `the entity has no property "${field.property ?? name}"`, 'Name an entity property, or set `property`.');
+      const isRelation = property.kind === 'm:1' || property.kind === 'm:n' || property.kind === '1:1';
+      if (known.storage === 'relation' && !isRelation) throw at(where, `"${property.name}" is not a belongsTo or belongsToMany relation`, 'Bind the relation field to a manyToOne or manyToMany property.');
+      if (known.storage === 'column' && property.kind !== 'scalar' && property.kind !== 'embedded') {
+        throw at(where, `"${property.name}" is a relation, not a column`, 'Use `type: relation` for it.');
+      }
+    }
+    // A relation-manager has no value but names the relation it manages: the type checks its kind.
+    let managed: EntityProperty | undefined;
+    if (known?.name === 'relation-manager' && typeof field.relation === 'string' && field.relation !== '') {
+      managed = meta.properties[field.relation as never] as EntityProperty | undefined;
+      if (!managed) throw at(`${where}.relation`, `the entity has no relation "${field.relation}"`, 'Name a hasMany or belongsToMany property of the entity.');
+    }
+    const bound = property ?? managed;
+    const info: PropertyInfo | undefined = bound && {
+      name: bound.name,
+      type: String(bound.type),
+      columnTypes: bound.columnTypes ?? [],
+      nullable: Boolean(bound.nullable),
+      kind: String(bound.kind),
+      targetEntity: bound.targetMeta?.className,
+      runtimeType: bound.runtimeType,
+    };
+    const type = checkField(field, {
+      plugin: ctx.plugin,
+      controller: address,
+      field: name,
+      property: info,
+      permissionCodes: ctx.permissionCodes,
+      locales: ctx.locales,
+      fields: config.form?.fields,
+    }, ctx.fieldTypes);
+    if (type.storage === 'column' && field.virtual) {
+      throw at(`${where}.virtual`, `a ${type.name} field is stored in a column and cannot be virtual`, 'Remove `virtual`; only password fields are virtual.');
+    }
+    const kind = property ? relationKindOf(String(property.kind)) : undefined;
+    let relation: RelationTarget | undefined;
+    if (type.storage === 'relation' && property?.targetMeta && kind) {
+      // Relation options are searched on the label: it must be a text property of the related entity.
+      const labelProperty = labelPropertyFor(property.targetMeta, field.nameFrom, true);
+      if (!labelProperty) {
+        throw at(field.nameFrom !== undefined ? `${where}.nameFrom` : where, `the related entity ${property.targetMeta.className} has no text property ${field.nameFrom !== undefined ? `"${field.nameFrom}"` : 'name, title, login or code'} to use as label`, 'Set `nameFrom` to a text property of the related entity.');
+      }
+      relation = { entity: property.targetMeta.class, kind, labelProperty };
+    }
+    fields.set(name, { name, config: field, type, property, info, relation });
+  }
+
+  const { list, columns } = config.list === undefined ? { list: undefined, columns: new Map<string, ResolvedColumn>() } : checkList(at, config.list, meta);
+  for (const permission of config.permissions ?? []) {
+    if (!ctx.permissionCodes.has(permission)) throw at('permissions', `unknown permission "${permission}"`, 'Declare it in some plugin\'s `permissions`.');
+  }
+  return {
+    address,
+    plugin: ctx.plugin,
+    config,
+    meta,
+    permissions: config.permissions ?? [],
+    fields,
+    columns,
+    list: list ?? { columns: {}, perPageOptions: [20], recordsPerPage: 20 },
+  };
+}

@@ -1,0 +1,72 @@
+import { defineController } from '@cms/admin-core';
+import { Category, Post } from '../entities/index.ts';
+
+const ACCESS_POSTS = 'cms.journal.access_posts';
+const s = (key: string) => `cms.journal::${key}`;
+
+/** `cms/journal/posts`: the blog's posts (EXAMPLE-APP.md). */
+export const postsController = defineController({
+  name: 'posts',
+  entity: Post,
+  permissions: [ACCESS_POSTS],
+  list: {
+    title: s('posts.title'),
+    columns: {
+      title: { label: s('posts.fields.title'), searchable: true, sortable: true },
+      slug: { label: s('posts.fields.slug'), searchable: true },
+      status: { label: s('posts.fields.status') },
+      published_at: { label: s('posts.fields.published_at'), type: 'datetime', sortable: true },
+      author: { label: s('posts.fields.author'), relation: 'author', select: 'login' },
+      categories: { label: s('posts.fields.categories'), relation: 'categories', select: 'name' },
+    },
+    defaultSort: { column: 'published_at', direction: 'desc' },
+    recordsPerPage: 20,
+    perPageOptions: [20, 50, 100],
+    filters: {
+      status: {
+        type: 'group',
+        label: s('posts.fields.status'),
+        column: 'status',
+        options: { draft: s('posts.status.draft'), published: s('posts.status.published'), archived: s('posts.status.archived') },
+      },
+      category: {
+        type: 'scope',
+        label: s('posts.fields.categories'),
+        modelClass: 'JournalCategory',
+        nameFrom: 'name',
+        scope: (value) => (/^[1-9]\d{0,9}$/.test(value) ? { categories: { id: Number(value) } } : { id: null }),
+        scopeOptions: async ({ em }) => {
+          const rows = await em.find(Category, {}, { orderBy: { name: 'asc', id: 'asc' }, fields: ['id', 'name'] });
+          return rows.map((row) => ({ label: row.name, value: String(row.id) }));
+        },
+      },
+      published_at: { type: 'daterange', label: s('posts.fields.published_at'), column: 'published_at' },
+    },
+    rowStates: (record) => (record.status === 'archived' ? ['disabled'] : []),
+    toolbar: { buttons: ['create', 'delete'] },
+  },
+  form: {
+    fields: {
+      title: { type: 'text', label: s('posts.fields.title'), required: true, span: 'left' },
+      slug: { type: 'text', label: s('posts.fields.slug'), required: true, span: 'right', preset: { field: 'title', type: 'slug' } },
+      excerpt: { type: 'textarea', label: s('posts.fields.excerpt'), tab: s('posts.tabs.content') },
+      content: { type: 'markdown', label: s('posts.fields.content'), tab: s('posts.tabs.content') },
+      status: {
+        type: 'dropdown',
+        label: s('posts.fields.status'),
+        options: { draft: s('posts.status.draft'), published: s('posts.status.published'), archived: s('posts.status.archived') },
+        default: 'draft',
+        tab: s('posts.tabs.manage'),
+      },
+      published_at: { type: 'datepicker', label: s('posts.fields.published_at'), mode: 'datetime', tab: s('posts.tabs.manage') },
+      tags: { type: 'taglist', label: s('posts.fields.tags'), mode: 'array', tab: s('posts.tabs.manage') },
+      categories: { type: 'relation', label: s('posts.fields.categories'), nameFrom: 'name', tab: s('posts.tabs.categories') },
+      // Soft-deleted admins are neither offered nor accepted as authors.
+      author: { type: 'relation', label: s('posts.fields.author'), nameFrom: 'login', emptyOption: s('posts.no_author'), relationScope: () => ({ deleted_at: null }), tab: s('posts.tabs.manage') },
+      cover_image: { type: 'fileupload', label: s('posts.fields.cover_image'), mode: 'image', maxFiles: 1, fileTypes: ['jpg', 'jpeg', 'png', 'gif', 'webp'], tab: s('posts.tabs.manage') },
+      gallery: { type: 'fileupload', label: s('posts.fields.gallery'), mode: 'image', maxFiles: 6, useCaption: true, fileTypes: ['jpg', 'jpeg', 'png', 'gif', 'webp'], tab: s('posts.tabs.manage') },
+      comments: { type: 'relation-manager', label: s('posts.fields.comments'), relation: 'comments', deferrable: true, context: 'update', tab: s('posts.tabs.comments') },
+      preview: { type: 'partial', path: 'preview', context: ['update', 'preview'] },
+    },
+  },
+});
