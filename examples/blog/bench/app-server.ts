@@ -1,0 +1,28 @@
+import { startExampleApp, type ExampleApp } from '../src/app.ts';
+import { childControl } from './processes.ts';
+
+/**
+ * The example app as the bench runs it in a child process: `startExampleApp` with the
+ * environment the bench passes (its database, port 0, NODE_ENV=production), as `src/main.ts`
+ * starts it, plus the bench's controls: an exit when the bench goes away and the profiler
+ * commands (see `childControl`). The bench reads the URL from the ready line.
+ */
+let app: ExampleApp | undefined;
+let stopping = false;
+
+const shutdown = () => {
+  if (stopping) process.exit(130);
+  stopping = true;
+  // Closing waits for the pool; a stuck close must not keep the process alive.
+  setTimeout(() => process.exit(1), 10_000).unref();
+  void (app?.close() ?? Promise.resolve()).then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+childControl(shutdown);
+
+app = await startExampleApp(process.env);
+if (stopping) await app.close();

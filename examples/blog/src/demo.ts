@@ -1,0 +1,35 @@
+import type { AdminCore } from '@cms/admin-core';
+import { seedJournalDemo, type JournalDemoResult } from '@cms/journal';
+import { seedCatalogDemo, type CatalogDemoResult } from './plugins/catalog/demo.ts';
+
+export interface DemoDataResult {
+  journal: JournalDemoResult;
+  catalog: CatalogDemoResult;
+}
+
+/**
+ * `CMS_DEMO_DATA=1`: seeds the journal's demo categories, posts and comments and the catalog's
+ * demo products and storefront, so that a newcomer sees a populated admin. Runs after the
+ * superuser seed: the posts' author is the first live superuser. Each part is idempotent (it adds
+ * nothing when its tables already hold content) and runs in its own transaction.
+ */
+export async function seedDemoData(core: AdminCore): Promise<DemoDataResult> {
+  const journal = await seedJournalDemo(core.db.orm.em.fork());
+  const catalog = await seedCatalogDemo(core.db.orm.em.fork());
+  return { journal, catalog };
+}
+
+/** The one log line that says what `seedDemoData` did. */
+export function demoLine({ journal, catalog }: DemoDataResult): string {
+  if (!journal.seeded && !catalog.seeded) {
+    return 'CMS_DEMO_DATA=1: the journal and the catalog already have content; no demo content was added.';
+  }
+  const added: string[] = [];
+  const skipped: string[] = [];
+  if (journal.seeded) added.push(`${journal.categories} categories, ${journal.posts} posts and ${journal.comments} comments in the journal`);
+  else skipped.push('the journal');
+  if (catalog.seeded) added.push(`${catalog.products} products and a storefront in the catalog`);
+  else skipped.push('the catalog');
+  const rest = skipped.length ? `; ${skipped.join(' and ')} already had content and got none` : '';
+  return `CMS_DEMO_DATA=1: seeded demo content: ${added.join('; ')}${rest}.`;
+}
