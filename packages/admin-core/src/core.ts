@@ -47,7 +47,7 @@ export class AdminCore {
     this.strings = strings;
     this.db = db;
     this.storage = storage;
-    this.auth = new AuthService(db.orm, { secret: config.secret, sessionTtlSeconds: config.sessionTtlSeconds, throttle: config.throttle });
+    this.auth = new AuthService(db.orm, { secret: config.secret, sessionTtlSeconds: config.sessionTtlSeconds, throttle: config.throttle, embedded: db.embedded });
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
     this.controllers = controllers;
     this.routes = Object.freeze([...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)]);

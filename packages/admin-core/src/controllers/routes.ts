@@ -6,7 +6,7 @@ import { ok } from '../http/envelope.ts';
 import type { AdminRequest, RouteDefinition } from '../http/types.ts';
 import { validateBody } from '../validation/body.ts';
 import { bulkDelete, deleteRecord } from '../behaviors/form/delete.ts';
-import { encodeRecord, loadRecord } from '../behaviors/form/record.ts';
+import { encodeRecord, readRecord } from '../behaviors/form/record.ts';
 import { saveRecord } from '../behaviors/form/save.ts';
 import { runList } from '../behaviors/list/list.ts';
 import { LIST_QUERY_KEYS, parseListQuery } from '../behaviors/list/query.ts';
@@ -98,7 +98,7 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       path: `${base}/:id`,
       handler: async (req, core) => {
         const ctx = scopeCtx(req, core);
-        const record = await loadRecord(controller, parseId(req.params.id), ctx);
+        const record = await readRecord(controller, parseId(req.params.id), ctx);
         return ok(...spread(await encodeRecord(controller, record, ctx.em, core.config.locales)));
       },
     }),

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
@@ -18,6 +18,27 @@ export async function loadRecord(controller: ResolvedController, id: number, ctx
   const record = await ctx.em.findOne(controller.meta.class, where as never, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : undefined);
   if (!record) throw NotFound();
   return record as Record<string, unknown>;
+}
+
+const belongsToFields = (controller: ResolvedController) =>
+  [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && (field.property?.kind === 'm:1' || field.property?.kind === '1:1'));
+
+/**
+ * Reads one record for showing it: a plain row through the form scope, with the labels of its
+ * belongsTo fields joined into the same statement (`__label<n>`). Out of scope is 404. Writes
+ * load entities with `loadRecord` instead.
+ */
+export async function readRecord(controller: ResolvedController, id: number, ctx: ScopeContext): Promise<Record<string, unknown>> {
+  const scope = await scopeCondition(controller, 'form', ctx);
+  const qb = ctx.em.createQueryBuilder(controller.meta.class, 'e').select('*' as never).where((scope ? { $and: [{ id }, scope] } : { id }) as never);
+  belongsToFields(controller).forEach((field, index) => {
+    const label = field.property!.targetMeta!.properties[field.relation!.labelProperty! as never] as { fieldNames: string[] };
+    qb.leftJoin(`e.${field.property!.name}` as never, `l${index}`);
+    qb.addSelect(raw(`"l${index}"."${label.fieldNames[0]}" as "__label${index}"`) as never);
+  });
+  const rows = (await qb.limit(1).execute('all', true)) as Record<string, unknown>[];
+  if (!rows[0]) throw NotFound();
+  return rows[0];
 }
 
 /** Whether a field shows in a context (`create`, `update`, `preview`). */
@@ -47,8 +68,12 @@ export async function encodeRecord(controller: ResolvedController, record: Recor
     } else if (property.kind === 'm:1' || property.kind === '1:1') {
       const related = referenceId(record[property.name]);
       data[field.name] = related;
+      const joined = belongsToFields(controller).indexOf(field);
       if (related === null) labels[field.name] = [];
-      else {
+      else if (joined >= 0 && `__label${joined}` in record) {
+        // Read by `readRecord`: the label came with the row.
+        labels[field.name] = [{ label: String(record[`__label${joined}`] ?? ''), value: related }];
+      } else {
         const names = await belongsToLabels(em, property, [related], field.relation!.labelProperty!);
         labels[field.name] = [{ label: names.get(related) ?? '', value: related }];
       }

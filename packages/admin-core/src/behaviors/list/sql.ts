@@ -1,0 +1,134 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ResolvedColumn, ResolvedController } from '../../controllers/resolve.ts';
+import type { Condition, ScopeContext } from '../../controllers/types.ts';
+import { escapeLike, scopeCondition } from './conditions.ts';
+import type { ListQuery } from './query.ts';
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const column = (c: ResolvedColumn) => `e.${q(c.property.fieldNames[0]!)}`;
+
+/** The fixed part of a controller's list SQL, built once: columns, label joins, table. */
+interface ListPlan {
+  from: string;
+  select: string;
+  joins: string;
+  belongsTo: ResolvedColumn[];
+}
+
+const plans = new WeakMap<ResolvedController, ListPlan>();
+
+function planFor(controller: ResolvedController): ListPlan {
+  let plan = plans.get(controller);
+  if (plan) return plan;
+  const columns = [...controller.columns.values()];
+  const scalar = columns.filter((c) => c.property.kind === 'scalar' || c.property.kind === 'm:1');
+  const names = ['e."id"', ...new Set(scalar.filter((c) => c.property.name !== 'id').map(column))];
+  const belongsTo = columns.filter((c) => c.property.kind === 'm:1');
+  const joins = belongsTo.map((c, index) => {
+    const target = c.property.targetMeta!;
+    const label = target.properties[c.labelProperty! as never] as { fieldNames: string[] };
+    names.push(`l${index}.${q(label.fieldNames[0]!)} as "__label${index}"`);
+    return `left join ${q(target.tableName)} l${index} on l${index}."id" = ${column(c)}`;
+  });
+  plan = { from: `${q(controller.meta.tableName)} e`, select: names.join(', '), joins: joins.join(' '), belongsTo };
+  plans.set(controller, plan);
+  return plan;
+}
+
+/**
+ * A MikroORM condition (a scope) compiled by the ORM's query builder into an id subquery, so
+ * that scopes compose into the SQL without the engine guessing their shape.
+ */
+function conditionSql(controller: ResolvedController, condition: Condition, em: EntityManager) {
+  const { sql, params } = em.createQueryBuilder(controller.meta.class, 's').select('id' as never).where(condition as never).toQuery();
+  return { sql: `e."id" in (${sql})`, params: [...params] };
+}
+
+const isTimestamp = (type: string | undefined) => Boolean(type && /^timestamp|^datetime/.test(type));
+
+/**
+ * The WHERE of a list request: scope, search and filters. Search and filters are written here
+ * (literal `%`, `_` and `\` escaped); scopes and scope filters go through the ORM.
+ */
+export async function listWhere(controller: ResolvedController, query: ListQuery, ctx: ScopeContext): Promise<{ sql: string; params: unknown[] }> {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const add = (part: { sql: string; params: unknown[] }) => {
+    parts.push(part.sql);
+    params.push(...part.params);
+  };
+  const scope = await scopeCondition(controller, 'list', ctx);
+  if (scope) add(conditionSql(controller, scope, ctx.em));
+  if (query.search) {
+    const searchable = [...controller.columns.values()].filter((c) => controller.list.columns[c.key]?.searchable);
+    const pattern = `%${escapeLike(query.search)}%`;
+    if (searchable.length) add({ sql: `(${searchable.map((c) => `${column(c)} ilike ?`).join(' or ')})`, params: searchable.map(() => pattern) });
+  }
+  for (const [name, value] of query.filters) {
+    const filter = controller.list.filters![name]!;
+    const property = filter.column ? controller.meta.properties[filter.column as never] : undefined;
+    const target = property ? `e.${q((property as { fieldNames: string[] }).fieldNames[0]!)}` : '';
+    const type = (property as { columnTypes?: string[] } | undefined)?.columnTypes?.[0];
+    switch (filter.type) {
+      case 'group': {
+        const values = value.split(',').filter(Boolean);
+        add({ sql: `${target} in (${values.map(() => '?').join(', ')})`, params: values });
+        break;
+      }
+      case 'switch': {
+        const on = value === '1' || value === 'true';
+        add({ sql: `${target} = ?`, params: [on ? (filter.trueValue ?? true) : (filter.falseValue ?? false)] });
+        break;
+      }
+      case 'daterange': {
+        const [from, to] = value.split(',');
+        const bound = (day: string) => (isTimestamp(type) ? `${day}T00:00:00Z` : day);
+        const next = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+        if (from) add({ sql: `${target} >= ?`, params: [bound(from)] });
+        if (to) add({ sql: `${target} < ?`, params: [bound(next(to))] });
+        break;
+      }
+      case 'text':
+        add({ sql: `${target} ilike ?`, params: [`%${escapeLike(value)}%`] });
+        break;
+      case 'scope':
+        add(conditionSql(controller, await filter.scope!(value, ctx), ctx.em));
+        break;
+    }
+  }
+  return { sql: parts.length ? `where ${parts.join(' and ')}` : '', params };
+}
+
+/**
+ * One statement for a page: its rows, the belongsTo labels (left joins) and the total (an
+ * uncorrelated subquery PostgreSQL runs once, carried on every row).
+ */
+export async function selectPage(controller: ResolvedController, query: ListQuery, where: { sql: string; params: unknown[] }, em: EntityManager) {
+  const plan = planFor(controller);
+  const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
+  const sortColumn = query.sort ? controller.columns.get(query.sort.column) : undefined;
+  const order = sortColumn ? `order by ${column(sortColumn)} ${direction}, e."id" ${direction}` : 'order by e."id" asc';
+  const sql = `select ${plan.select}, (select count(*) from ${plan.from} ${where.sql}) as "__total"
+    from ${plan.from} ${plan.joins} ${where.sql} ${order}
+    limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`;
+  const rows = await em.execute<Record<string, unknown>[]>(sql, [...where.params, ...where.params]);
+  return { rows, plan };
+}
+
+export async function countRows(controller: ResolvedController, where: { sql: string; params: unknown[] }, em: EntityManager): Promise<number> {
+  const rows = await em.execute<Array<{ total: unknown }>>(`select count(*) as total from ${planFor(controller).from} ${where.sql}`, where.params);
+  return Number(rows[0]?.total ?? 0);
+}
+
+/** A PostgreSQL timestamp as text (`2024-01-08 10:11:12.5+02`) to ISO 8601 in UTC. */
+export function timestampToIso(value: string): string {
+  const m = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?|Z)?$/.exec(value);
+  if (!m) return value;
+  const [, y, mo, d, h, mi, s, frac, sign, oh, om, os] = m;
+  const date = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number((frac ?? '0').padEnd(3, '0').slice(0, 3))));
+  date.setUTCFullYear(Number(y));
+  const offset = sign ? (sign === '-' ? -1 : 1) * ((Number(oh) * 60 + Number(om ?? 0)) * 60 + Number(os ?? 0)) * 1000 : 0;
+  return new Date(date.getTime() - offset).toISOString();
+}
+
+export { isTimestamp };
