@@ -2,27 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
-import { silentLogger } from '../../../test/support/template.ts';
-import { startExampleApp, type ExampleApp } from '../src/app.ts';
-import type { Env } from '../src/env.ts';
-
-const API = '/api/v1';
-
-interface Started {
-  app: ExampleApp;
-  lines: string[];
-}
-
-/** The example app in this process, on port 0, against this file's fresh test database. */
-async function start(db: TestDatabase, dataDir: string, env: Env = {}): Promise<Started> {
-  const lines: string[] = [];
-  const app = await startExampleApp(
-    { PORT: '0', HOST: '127.0.0.1', CMS_DATA_DIR: dataDir, ...env },
-    { database: db.config, log: (line) => lines.push(line), logger: silentLogger },
-  );
-  return { app, lines };
-}
+import type { ExampleApp } from '../src/app.ts';
+import { API, createTestDatabase, start, type Started, type TestDatabase } from './support.ts';
 
 /** The `data` of a JSON envelope. */
 const data = async <T>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;

@@ -2,28 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.ts';
-import { silentLogger } from '../../../test/support/template.ts';
-import { startExampleApp, type ExampleApp } from '../src/app.ts';
+import type { ExampleApp } from '../src/app.ts';
 import { demoLine } from '../src/demo.ts';
 import type { Env } from '../src/env.ts';
+import { API, createTestDatabase, start as startApp, type Started, type TestDatabase } from './support.ts';
 
-const API = '/api/v1';
 const PASSWORD = 'demo data password';
 
-interface Started {
-  app: ExampleApp;
-  lines: string[];
-}
-
-async function start(db: TestDatabase, dataDir: string, env: Env = {}): Promise<Started> {
-  const lines: string[] = [];
-  const app = await startExampleApp(
-    { PORT: '0', HOST: '127.0.0.1', CMS_DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
-    { database: db.config, log: (line) => lines.push(line), logger: silentLogger },
-  );
-  return { app, lines };
-}
+/** The example app with a known superuser password. */
+const start = (db: TestDatabase, dataDir: string, env: Env = {}): Promise<Started> => startApp(db, dataDir, { ADMIN_PASSWORD: PASSWORD, ...env });
 
 interface Envelope<T, M = Record<string, unknown>> {
   data: T;

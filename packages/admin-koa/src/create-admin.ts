@@ -45,6 +45,8 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
   const core = await AdminCore.create(config, options);
   const { prefix, apiBase } = core.config;
   const router = new Router({ strict: false, sensitive: false });
+  /** The locale before authentication: `Accept-Language` against the served locales. */
+  const localeOf = (ctx: Context) => core.negotiate(ctx.get('accept-language') || undefined);
 
   const send = (ctx: Context, response: AdminResponse) => {
     ctx.status = response.status;
@@ -77,7 +79,7 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
     const requestId = stampRequestId(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    const locale = core.negotiate(ctx.get('accept-language') || undefined);
+    const locale = localeOf(ctx);
     const req: AdminRequest = {
       // HEAD runs the GET route (Koa drops the body), so it follows the GET rules, CSRF included.
       method: (ctx.method === 'HEAD' ? 'GET' : ctx.method) as HttpMethod,
@@ -111,7 +113,7 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
     const { html, headers } = renderShell({
       prefix,
       apiBase,
-      locale: core.negotiate(ctx.get('accept-language') || undefined),
+      locale: localeOf(ctx),
       locales: core.config.locales,
     });
     ctx.set(headers);
@@ -124,7 +126,7 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
   // under the prefix (client-side routing).
   for (const route of core.routes) register(route.method, `${apiBase}${route.path}`, handle(route));
   router.all(`${prefix}/api{/*rest}`, async (ctx) => {
-    fail(ctx, NotFound(), core.negotiate(ctx.get('accept-language') || undefined), stampRequestId(ctx));
+    fail(ctx, NotFound(), localeOf(ctx), stampRequestId(ctx));
   });
   if (core.storage instanceof LocalDiskStorage) {
     const storage = core.storage;
@@ -155,7 +157,7 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
       });
     } catch (error) {
       if (downstream) throw error;
-      fail(ctx, error, core.negotiate(ctx.get('accept-language') || undefined), stampRequestId(ctx));
+      fail(ctx, error, localeOf(ctx), stampRequestId(ctx));
     }
   };
 

@@ -8,20 +8,31 @@ export function noticeSanitized(field: FieldConfig, ctx: FieldDecodeContext): vo
   ctx.notice(ctx.strings.t(ctx.locale, 'backend::fields.sanitized', { field: name }));
 }
 
+/**
+ * A text field whose value is sanitized on save (rich text, markdown): a notice when the
+ * sanitizer changed something, and `required` checked again on what is left.
+ */
+export function sanitizedTextField(name: string, sanitize: (value: string) => { clean: string; changed: boolean }): FieldType {
+  return {
+    name,
+    storage: 'column',
+    decode(value, field, ctx) {
+      checkRequired(value, field);
+      if (value === undefined) return undefined;
+      if (value === null) return mayBeNull(ctx) ? null : '';
+      if (typeof value !== 'string') throw invalid('backend::validation.string');
+      const { clean, changed } = sanitize(value);
+      if (changed) noticeSanitized(field, ctx);
+      checkRequired(clean, field); // nothing left once the disallowed markup is gone
+      checkLength(clean, ctx);
+      return clean;
+    },
+    encode: (value) => (value === undefined || value === null ? null : String(value)),
+  };
+}
+
 /** HTML from the rich editor, sanitized on save (see `sanitizeRichText`). */
-export const richeditorField: FieldType = {
-  name: 'richeditor',
-  storage: 'column',
-  decode(value, field, ctx) {
-    checkRequired(value, field);
-    if (value === undefined) return undefined;
-    if (value === null) return mayBeNull(ctx) ? null : '';
-    if (typeof value !== 'string') throw invalid('backend::validation.string');
-    const { html, removed } = sanitizeRichText(value);
-    if (removed) noticeSanitized(field, ctx);
-    checkRequired(html, field); // nothing left once the disallowed markup is gone
-    checkLength(html, ctx);
-    return html;
-  },
-  encode: (value) => (value === undefined || value === null ? null : String(value)),
-};
+export const richeditorField: FieldType = sanitizedTextField('richeditor', (value) => {
+  const { html, removed } = sanitizeRichText(value);
+  return { clean: html, changed: removed };
+});

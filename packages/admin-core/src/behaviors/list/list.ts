@@ -21,8 +21,8 @@ export function encodeScalar(value: unknown, columnType: string | undefined): un
 }
 
 /**
- * The list operation (spec 4.4 `GET /{ctl}`): one count, one page query, and one query per
- * relation column for its labels — a constant number of statements whatever the page size.
+ * The list operation (spec 4.4 `GET /{ctl}`): one statement for the page with its total and
+ * belongsTo labels, and one per belongsToMany column: a constant number whatever the page size.
  */
 export async function runList(controller: ResolvedController, query: ListQuery, ctx: ScopeContext & { em: EntityManager }): Promise<ListResult> {
   const { em } = ctx;
