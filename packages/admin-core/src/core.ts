@@ -17,6 +17,12 @@ import type { RouteDefinition } from './http/types.ts';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
 import { controllerRoutes } from './controllers/routes.ts';
 import { BUILTIN_FIELD_TYPES } from './fields/index.ts';
+import type { FieldType } from './fields/types.ts';
+import { fieldTypeStrings } from './fields/plugin-types.ts';
+import { actionStrings } from './behaviors/actions/index.ts';
+import { partialStrings } from './behaviors/partials/index.ts';
+import { assetStrings } from './assets/index.ts';
+import { SettingsService, settingsEntities, settingsStrings } from './settings/index.ts';
 
 export interface CoreOptions {
   /** Called with every SQL statement (tests count queries with it). */
@@ -39,6 +45,10 @@ export class AdminCore {
   readonly routes: readonly RouteDefinition[];
   /** Every controller with an entity, checked against the ORM's metadata at start-up. */
   readonly controllers: ReadonlyMap<string, ResolvedController>;
+  /** The built-in field types and the plugins' ones, by `type` value. */
+  readonly fieldTypes: ReadonlyMap<string, FieldType>;
+  /** Settings values (spec 4.3); plugin code reads its settings through it. */
+  readonly settings: SettingsService;
   #timer: NodeJS.Timeout | undefined;
 
   private constructor(config: ResolvedConfig, registry: Registry, strings: Strings, db: Database, storage: Storage, controllers: ReadonlyMap<string, ResolvedController>) {
@@ -50,6 +60,8 @@ export class AdminCore {
     this.auth = new AuthService(db.orm, { secret: config.secret, sessionTtlSeconds: config.sessionTtlSeconds, throttle: config.throttle, embedded: db.embedded });
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
     this.controllers = controllers;
+    this.fieldTypes = allFieldTypes(registry);
+    this.settings = new SettingsService(this);
     this.routes = Object.freeze([...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)]);
   }
 
@@ -58,11 +70,11 @@ export class AdminCore {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = new Registry(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    strings.add('backend', coreStrings);
+    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, assetStrings, settingsStrings]) strings.add('backend', table);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     const storage = resolveStorage(input.storage, config.prefix);
     const db = await openDatabase(config.database, {
-      entities: [...coreAuthEntities, ...coreStorageEntities, ...registry.entities],
+      entities: [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...registry.entities],
       migrations: [...coreMigrations, ...registry.migrations],
       onQuery: options.onQuery,
     });
@@ -110,7 +122,7 @@ function resolveControllers(registry: Registry, db: Database, config: ResolvedCo
       resolveController(address, definition, {
         plugin: pluginCode(plugin),
         metadata: db.orm.getMetadata(),
-        fieldTypes: BUILTIN_FIELD_TYPES,
+        fieldTypes: allFieldTypes(registry),
         permissionCodes,
         locales: config.locales,
       }),
@@ -118,6 +130,9 @@ function resolveControllers(registry: Registry, db: Database, config: ResolvedCo
   }
   return resolved;
 }
+
+/** Plugin aliases never shadow a built-in type: the registry refuses such a collision. */
+const allFieldTypes = (registry: Registry): ReadonlyMap<string, FieldType> => new Map([...BUILTIN_FIELD_TYPES, ...registry.fieldTypes]);
 
 function resolveStorage(storage: AdminConfig['storage'], prefix: string): Storage {
   if (storage && 'put' in storage) return storage;

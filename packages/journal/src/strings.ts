@@ -1,6 +1,9 @@
-import type { StringTable } from '@cms/admin-core';
+import { mergeStringTables, type StringTable } from '@cms/admin-core';
+import { postActionStrings } from './controllers/post-actions.ts';
+import { postPartialStrings } from './controllers/post-partials.ts';
+import { settingsStrings } from './settings.ts';
 
-export const journalStrings: StringTable = {
+const baseStrings: StringTable = {
   en: {
     'plugin.description': 'A blog: posts, categories, comments, media and an RSS feed.',
     'permissions.tab': 'Journal',
@@ -82,3 +85,6 @@ export const journalStrings: StringTable = {
     'categories.no_parent': '— Oberste Ebene —',
   },
 };
+
+/** Every string of the plugin; features keep their own tables beside their code. */
+export const journalStrings: StringTable = mergeStringTables(baseStrings, postActionStrings, postPartialStrings, settingsStrings);

@@ -2,6 +2,9 @@ import { definePlugin } from '@cms/admin-core';
 import { productsController, storefrontController } from './catalog/controllers.ts';
 import { catalogEntities } from './catalog/entities.ts';
 import { catalogMigrations } from './catalog/migrations.ts';
+import { mergeStringTables } from '@cms/admin-core';
+import { actionStrings } from './catalog/actions.ts';
+import { partialStrings } from './catalog/partials.ts';
 
 /** `acme/catalog`: the example app's own plugin, written the way a plugin author would. */
 export const catalogPlugin = definePlugin({
@@ -25,7 +28,7 @@ export const catalogPlugin = definePlugin({
       ],
     },
   ],
-  strings: {
+  strings: mergeStringTables(actionStrings, partialStrings, {
     en: {
       'permissions.tab': 'Catalog',
       'permissions.manage_products': 'Manage products and the storefront',
@@ -60,5 +63,5 @@ export const catalogPlugin = definePlugin({
       'storefront.name': 'Name des Shops',
       'storefront.tagline': 'Slogan',
     },
-  },
+  }),
 });

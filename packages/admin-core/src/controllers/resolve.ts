@@ -5,6 +5,8 @@ import { checkField } from '../fields/config.ts';
 import { relationKindOf } from '../fields/relation.ts';
 import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
 import type { ControllerConfig, FieldConfig, ListConfig } from './types.ts';
+import { checkActions } from '../behaviors/actions/index.ts';
+import { checkPartials } from '../behaviors/partials/index.ts';
 
 export type { ResolvedColumn };
 
@@ -31,7 +33,7 @@ export interface ResolvedController {
   list: Required<Pick<ListConfig, 'perPageOptions' | 'recordsPerPage'>> & ListConfig;
 }
 
-const CONTROLLER_KEYS = ['name', 'entity', 'permissions', 'singleton', 'softDelete', 'list', 'form', 'scopes', 'hooks'];
+const CONTROLLER_KEYS = ['name', 'entity', 'permissions', 'singleton', 'softDelete', 'list', 'form', 'scopes', 'hooks', 'actions', 'partials'];
 const FORM_KEYS = ['name', 'fields', 'redirects', 'messages', 'preview'];
 const FORM_MESSAGE_KEYS = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
 const HOOK_KEYS = ['beforeSave', 'afterSave', 'beforeDelete'];
@@ -160,6 +162,8 @@ export function resolveController(address: string, config: ControllerConfig, ctx
   for (const permission of config.permissions ?? []) {
     if (!ctx.permissionCodes.has(permission)) throw at('permissions', `unknown permission "${permission}"`, 'Declare it in some plugin\'s `permissions`.');
   }
+  checkActions(at, config, ctx.permissionCodes);
+  checkPartials(at, config);
   return {
     address,
     plugin: ctx.plugin,

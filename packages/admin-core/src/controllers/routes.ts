@@ -14,6 +14,9 @@ import { filterOptions, OPTIONS_QUERY_KEYS, relationOptions } from '../behaviors
 import { formSchema, listSchema } from '../behaviors/schema/schema.ts';
 import { openSingleton } from '../behaviors/form/singleton.ts';
 import type { ResolvedController } from './resolve.ts';
+import { actionRoutes, listActions, recordActionsFor } from '../behaviors/actions/index.ts';
+import { partialRoutes } from '../behaviors/partials/index.ts';
+import { fieldUploadRoutes } from '../fields/plugin-types.ts';
 
 /** Record ids in paths: positive integers; anything else is a 404 like an unknown record. */
 export function parseId(value: string | undefined): number {
@@ -38,12 +41,12 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
   const singleton = controller.config.singleton === true;
   const routes: RouteDefinition[] = [];
   if (controller.config.form) {
-    routes.push(route({ method: 'GET', path: `${base}/schema/form`, handler: (req, core) => ok(formSchema(controller, { strings: core.strings, locale: req.locale, principal: req.principal, permissions: core.registry.permissions })) }));
+    routes.push(route({ method: 'GET', path: `${base}/schema/form`, handler: (req, core) => ok(formSchema(controller, { strings: core.strings, locale: req.locale, principal: req.principal, permissions: core.registry.permissions, core })) }));
   }
   // The list and its schema exist only where a list is declared; a singleton has none.
   const hasList = controller.config.list !== undefined && !singleton;
   if (hasList) {
-    routes.push(route({ method: 'GET', path: `${base}/schema/list`, handler: (req, core) => ok(listSchema(controller, core.strings, req.locale)) }));
+    routes.push(route({ method: 'GET', path: `${base}/schema/list`, handler: (req, core) => ok(listSchema(controller, core.strings, req.locale, listActions(controller, req.principal, core.strings, req.locale))) }));
   }
   routes.push(
     route({
@@ -92,6 +95,8 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       route({ method: 'DELETE', path: `${base}/:id`, body: 'none', handler: async (req, core) => ok(await deleteRecord(controller, parseId(req.params.id), core, req.principal!)) }),
     );
   }
+  // Actions, partials and plugin field uploads: multi-segment static paths, never read as an id.
+  routes.push(...actionRoutes(controller, route), ...partialRoutes(controller, route), ...fieldUploadRoutes(controller, route));
   routes.push(
     route({
       method: 'GET',
@@ -99,7 +104,9 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       handler: async (req, core) => {
         const ctx = scopeCtx(req, core);
         const record = await readRecord(controller, parseId(req.params.id), ctx);
-        return ok(...spread(await encodeRecord(controller, record, ctx.em, core.config.locales)));
+        const [data, meta] = spread(await encodeRecord(controller, record, ctx.em, core.config.locales));
+        const actions = recordActionsFor(controller, record, { principal: req.principal!, strings: core.strings, locale: req.locale, core });
+        return ok(data, actions ? { ...meta, actions } : meta);
       },
     }),
     route({

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntitySchema } from '@mikro-orm/core';
 import type { Principal } from '../auth/principal.ts';
+import type { ControllerActions } from '../behaviors/actions/types.ts';
+import type { PartialConfig } from '../behaviors/partials/types.ts';
 
 /** A where-condition in MikroORM's query language; scopes return one, so they compose into SQL. */
 export type Condition = Record<string, unknown>;
@@ -191,6 +193,10 @@ export interface ControllerConfig<E = any> {
   form?: FormConfig;
   scopes?: { list?: Scope; form?: Scope };
   hooks?: ControllerHooks<E>;
+  /** Record, bulk, toolbar and widget actions, registered by name (docs/actions.md). */
+  actions?: ControllerActions<E>;
+  /** Partials by name (docs/partials.md). */
+  partials?: Record<string, PartialConfig>;
 }
 
 /** Typed helper: returns its input. */

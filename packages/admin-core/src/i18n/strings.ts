@@ -10,6 +10,13 @@ export type StringTable = Record<string, Messages>;
 export type PluralForms = Partial<Record<PluralCategory, string>> & { other: string };
 export type LangBundle = Record<string, PluralForms>;
 
+/** Several tables as one (later tables win on the same key): a plugin may split its strings by feature. */
+export const mergeStringTables = (...tables: StringTable[]): StringTable => {
+  const merged: StringTable = {};
+  for (const table of tables) for (const [locale, messages] of Object.entries(table)) merged[locale] = { ...merged[locale], ...messages };
+  return merged;
+};
+
 export const toPluralForms = (message: Message): PluralForms =>
   typeof message === 'string' ? { other: message } : { ...message };
 

@@ -2,6 +2,9 @@ import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import type { ControllerConfig } from '../controllers/types.ts';
 import type { StringTable } from '../i18n/strings.ts';
 import type { RouteHandler } from '../http/types.ts';
+import type { PluginFieldTypeDefinition } from '../fields/plugin-types.ts';
+import type { PluginAssetsDefinition } from '../assets/index.ts';
+import type { SettingsDefinition } from '../settings/index.ts';
 
 /** A permission a plugin offers; `label` and `tab` are string keys (or plain text). */
 export interface PermissionDefinition {
@@ -53,6 +56,12 @@ export interface PluginDefinition {
   migrations?: MigrationObject[];
   controllers?: ControllerDefinition[];
   routes?: PluginRouteDefinition[];
+  /** Field types by alias (docs/field-types.md, spec 4.10). */
+  fieldTypes?: Record<string, PluginFieldTypeDefinition>;
+  /** Client files served at `{prefix}/assets/{vendor}/{plugin}/{file}` (docs/assets.md). */
+  assets?: PluginAssetsDefinition;
+  /** Settings entries by code; codes are one namespace across plugins (docs/settings.md). */
+  settings?: Record<string, SettingsDefinition>;
 }
 
 /** Typed helper: returns its input, for inference and editor help. */

@@ -2,6 +2,10 @@ import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { ConfigError } from '../config/errors.ts';
 import type { ControllerDefinition, NavigationDefinition, PermissionDefinition, PluginDefinition, PluginRouteDefinition } from './define.ts';
 import { pluginCode } from './define.ts';
+import type { FieldType } from '../fields/types.ts';
+import { addPluginFieldTypes } from '../fields/plugin-types.ts';
+import { PluginAssets } from '../assets/index.ts';
+import { addPluginSettings, checkSettingsLinks } from '../settings/index.ts';
 
 /** First path segments an admin controller may not use: they are the admin's own routes. */
 export const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] as const;
@@ -9,7 +13,7 @@ export const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] a
 const SEGMENT = /^[a-z][a-z0-9_-]{0,63}$/;
 const PERMISSION = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 const PLURAL_CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
-const PLUGIN_KEYS = new Set(['vendor', 'name', 'description', 'permissions', 'navigation', 'strings', 'entities', 'migrations', 'controllers', 'routes']);
+const PLUGIN_KEYS = new Set(['vendor', 'name', 'description', 'permissions', 'navigation', 'strings', 'entities', 'migrations', 'controllers', 'routes', 'fieldTypes', 'assets', 'settings']);
 
 /**
  * Whether a route path could answer at or under the admin prefix, compared segment by segment
@@ -55,9 +59,16 @@ export class Registry {
   readonly migrations: MigrationObject[] = [];
   readonly navigation: NavigationDefinition[] = [];
   readonly routes: Array<PluginRouteDefinition & { plugin: string }> = [];
+  /** Plugin field types by alias (the built-in types are not in here). */
+  readonly fieldTypes = new Map<string, FieldType>();
+  /** Plugin client files by exact key. */
+  readonly assets: PluginAssets;
+  /** Settings entries by code. */
+  readonly settings = new Map<string, unknown>();
 
   constructor(plugins: readonly PluginDefinition[], options: { prefix: string }) {
     this.plugins = plugins;
+    this.assets = new PluginAssets(options.prefix);
     const codes = new Set<string>();
     for (const plugin of plugins) {
       const code = this.#checkIdentity(plugin);
@@ -68,6 +79,9 @@ export class Registry {
       this.#addRoutes(plugin, code, options.prefix);
       this.#addMigrations(plugin, code);
       this.#checkStrings(plugin, code);
+      this.assets.add(plugin, code);
+      addPluginFieldTypes(this.fieldTypes, plugin, code, this.assets);
+      addPluginSettings(this.settings, plugin, code);
       this.entities.push(...(plugin.entities ?? []));
     }
     // After every plugin: navigation may name controllers and permissions of any plugin.
@@ -78,6 +92,7 @@ export class Registry {
       this.#checkNavigation(pluginCode(plugin), entries, navigationCodes);
       this.navigation.push(...entries);
     }
+    checkSettingsLinks(this);
     Object.freeze(this.entities);
     Object.freeze(this.migrations);
     Object.freeze(this.navigation);

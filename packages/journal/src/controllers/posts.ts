@@ -1,5 +1,7 @@
 import { defineController } from '@cms/admin-core';
 import { Category, Post } from '../entities/index.ts';
+import { postActions, postBulkActions, postToolbarButtons } from './post-actions.ts';
+import { postPartials } from './post-partials.ts';
 
 const ACCESS_POSTS = 'cms.journal.access_posts';
 const s = (key: string) => `cms.journal::${key}`;
@@ -43,7 +45,8 @@ export const postsController = defineController({
       published_at: { type: 'daterange', label: s('posts.fields.published_at'), column: 'published_at' },
     },
     rowStates: (record) => (record.status === 'archived' ? ['disabled'] : []),
-    toolbar: { buttons: ['create', 'delete'] },
+    bulkActions: postBulkActions,
+    toolbar: { buttons: postToolbarButtons },
   },
   form: {
     fields: {
@@ -69,4 +72,6 @@ export const postsController = defineController({
       preview: { type: 'partial', path: 'preview', context: ['update', 'preview'] },
     },
   },
+  actions: postActions,
+  partials: postPartials,
 });

@@ -1,5 +1,7 @@
 import { defineController } from '@cms/admin-core';
 import { Product, Storefront } from './entities.ts';
+import { productActions } from './actions.ts';
+import { productPartials } from './partials.ts';
 
 const MANAGE = 'acme.catalog.manage_products';
 const s = (key: string) => `acme.catalog::${key}`;
@@ -33,8 +35,12 @@ export const productsController = defineController({
       cost: { type: 'money', label: s('products.cost'), currencyFrom: 'currency', max: '1000000', span: 'right' },
       release_date: { type: 'datepicker', label: s('products.release_date'), mode: 'date', minDate: '2000-01-01' },
       features: { type: 'taglist', label: s('products.features'), mode: 'array' },
+      price_helper: { type: 'widget', label: s('products.price_helper'), action: 'suggestPrice', actionLabel: s('products.price_helper_action'), widget: 'acme-price-helper', fill: ['price'] },
+      stock_summary: { type: 'partial', path: 'stock_summary', context: 'update' },
     },
   },
+  actions: productActions,
+  partials: productPartials,
 });
 
 /** `acme/catalog/storefront`: one record, edited as a form. */

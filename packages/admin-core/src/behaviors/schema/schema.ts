@@ -2,6 +2,8 @@ import type { ResolvedController, ResolvedField } from '../../controllers/resolv
 import type { PluralForms, Strings } from '../../i18n/strings.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { PermissionDefinition } from '../../plugins/define.ts';
+import type { AdminCore } from '../../core.ts';
+import { formAssets } from '../../fields/plugin-types.ts';
 
 /** FormField keys of spec 2.5 served as the author wrote them (labels are localized below). */
 const PASSTHROUGH = [
@@ -26,6 +28,7 @@ export interface SchemaContext {
   locale: string;
   principal?: Principal;
   permissions?: ReadonlyMap<string, PermissionDefinition>;
+  core?: AdminCore;
 }
 
 export function formField(field: ResolvedField, { strings, locale, principal, permissions }: SchemaContext): Record<string, unknown> {
@@ -48,7 +51,7 @@ export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
   const messages = Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(strings, locale, form.messages?.[key] ?? `backend::form.${key}`)]));
   return {
     fields: [...controller.fields.values()].map((field) => formField(field, ctx)),
-    assets: { scripts: [] as string[], styles: [] as string[] },
+    assets: formAssets(controller, ctx.core),
     messages,
     meta: { locale },
     redirects: {
@@ -62,8 +65,13 @@ export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
   };
 }
 
-/** ListSchema (spec 2.6). Toolbar and bulk actions are filtered per principal by `allowed`. */
-export function listSchema(controller: ResolvedController, strings: Strings, locale: string, allowed: (action: string) => boolean = () => true) {
+/** ListSchema (spec 2.6). `actions`: the bulk and toolbar actions already filtered for the principal. */
+export function listSchema(
+  controller: ResolvedController,
+  strings: Strings,
+  locale: string,
+  actions: { bulkActions: Array<Record<string, unknown>>; toolbarActions: Array<{ name: string; label: string }> },
+) {
   const list = controller.list;
   const t = (key: string) => strings.t(locale, key);
   const columns = Object.entries(list.columns).map(([key, c]) => ({
@@ -91,7 +99,7 @@ export function listSchema(controller: ResolvedController, strings: Strings, loc
   const searchable = columns.some((c) => c.searchable);
   return {
     assets: { scripts: [] as string[], styles: [] as string[] },
-    bulkActions: (list.bulkActions ?? []).filter((a) => allowed(a.name)).map((a) => ({ name: a.name, label: t(a.label), ...(a.confirm ? { confirm: t(a.confirm) } : {}) })),
+    bulkActions: actions.bulkActions,
     columns,
     filters,
     messages: Object.fromEntries(LIST_MESSAGES.map((key) => [key, formsOf(strings, locale, `backend::list.${key}`)])),
@@ -103,7 +111,7 @@ export function listSchema(controller: ResolvedController, strings: Strings, loc
     showSearch: list.showSearch ?? searchable,
     showSetup: list.showSetup ?? false,
     showSorting: list.showSorting ?? true,
-    toolbarActions: [] as Array<{ name: string; label: string }>,
+    toolbarActions: actions.toolbarActions,
     toolbarButtons: list.toolbar?.buttons ?? ['create', 'delete'],
     ...(list.defaultSort ? { defaultSort: { ...list.defaultSort } } : {}),
     ...(list.headerPartial ? { headerPartial: list.headerPartial } : {}),
