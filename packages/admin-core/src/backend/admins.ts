@@ -70,6 +70,7 @@ export const adminsController = defineController({
       },
     },
     rowStates: (record) => (record.suspended_at ? ['disabled'] : []),
+    rowStateColumns: ['suspended_at'],
   },
   form: {
     fields: {

@@ -14,7 +14,7 @@ export interface ResolvedColumn {
 
 export const LIST_KEYS = [
   'title', 'columns', 'defaultSort', 'recordsPerPage', 'perPageOptions', 'filters', 'showSearch', 'searchPrompt', 'showCheckboxes',
-  'showSetup', 'showSorting', 'noRecordsMessage', 'recordUrl', 'headerPartial', 'bulkActions', 'toolbar', 'rowActions', 'rowStates',
+  'showSetup', 'showSorting', 'noRecordsMessage', 'recordUrl', 'headerPartial', 'bulkActions', 'toolbar', 'rowActions', 'rowStates', 'rowStateColumns',
 ] as const;
 const COLUMN_KEYS = ['label', 'type', 'searchable', 'sortable', 'relation', 'select', 'currency', 'currencyFrom'];
 const FILTER_KEYS = ['type', 'label', 'column', 'options', 'scope', 'scopeOptions', 'modelClass', 'nameFrom', 'trueValue', 'falseValue'];
@@ -154,6 +154,14 @@ export function checkList(at: At, list: unknown, meta: EntityMetadata): { list: 
   for (const key of ['title', 'searchPrompt', 'noRecordsMessage', 'recordUrl', 'headerPartial'] as const) mustString(at, `list.${key}`, config[key]);
   for (const key of ['showSearch', 'showCheckboxes', 'showSetup', 'showSorting'] as const) mustBoolean(at, `list.${key}`, config[key]);
   mustFunction(at, 'list.rowStates', config.rowStates);
+  if (config.rowStateColumns !== undefined) {
+    if (!config.rowStates) throw at('list.rowStateColumns', 'names columns for `rowStates`, which is not declared', 'Declare `rowStates`, or remove `rowStateColumns`.');
+    if (!Array.isArray(config.rowStateColumns)) throw at('list.rowStateColumns', 'must be a list of property names', 'For example `["suspended_at"]`.');
+    for (const name of config.rowStateColumns) {
+      const property = typeof name === 'string' ? meta.properties[name as never] as { kind?: string } | undefined : undefined;
+      if (property?.kind !== 'scalar') throw at('list.rowStateColumns', `${JSON.stringify(name)} is not a scalar property of the entity`, 'Name scalar properties (columns) of the entity.');
+    }
+  }
   const searchable = Object.values(config.columns ?? {}).some((column) => column.searchable);
   if (config.showSearch === true && !searchable) throw at('list.showSearch', 'the list shows a search box but no column is searchable', 'Mark a text column `searchable: true`, or remove `showSearch`.');
 

@@ -70,6 +70,11 @@ export interface ListConfig {
   rowActions?: Array<{ name: string; label?: string; url?: string }>;
   /** Row states of one record; unknown values are dropped. */
   rowStates?: (record: Record<string, unknown>) => readonly string[];
+  /**
+   * Scalar properties `rowStates` reads that are not list columns (for example `suspended_at`):
+   * selected with the page, passed to `rowStates` by property name, never served.
+   */
+  rowStateColumns?: string[];
 }
 
 export type Scalar = string | number | boolean | null;

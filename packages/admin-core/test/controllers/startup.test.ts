@@ -140,6 +140,9 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
   ['a date range filter on text', (c) => (list(c).filters = { title: { type: 'daterange', label: 'T', column: 'title' } }), 'list.filters.title.column', /needs a date or datetime column/],
   ['a bulk action without a label', (c) => (list(c).bulkActions = [{ name: 'publish' }]), 'list.bulkActions.0.label', /a non-empty string is required/],
   ['toolbar buttons that are not names', (c) => (list(c).toolbar = { buttons: 'create' }), 'list.toolbar.buttons', /list of button names/],
+  ['row state columns without rowStates', (c) => (list(c).rowStateColumns = ['deleted_at']), 'list.rowStateColumns', /`rowStates`, which is not declared/],
+  ['a row state column that is a relation', (c) => ((list(c).rowStates = () => []), (list(c).rowStateColumns = ['tag'])), 'list.rowStateColumns', /"tag" is not a scalar property/],
+  ['a row state column of no property', (c) => ((list(c).rowStates = () => []), (list(c).rowStateColumns = ['suspended'])), 'list.rowStateColumns', /"suspended" is not a scalar property/],
 ];
 
 describe('start-up validation of controllers', () => {
@@ -171,6 +174,7 @@ describe('start-up validation of controllers', () => {
         bulkActions: [{ name: 'archive', label: 'Archive', confirm: 'Sure?' }],
         toolbar: { buttons: ['create'] },
         rowStates: () => [],
+        rowStateColumns: ['deleted_at'],
       },
       form: {
         name: 'Thing',

@@ -175,6 +175,16 @@ describe('the admins and roles controllers', () => {
     expect((await t.sql('select id from cms_admins where id in (?, ?) and deleted_at is not null', [a.data.id, b.data.id])).length).toBe(2);
   });
 
+  it('a suspended admin is marked disabled in the list, though suspended_at is no column', async () => {
+    const { data } = await newAdmin(su, { login: 'sleeper', email: 'sleeper@example.com' });
+    await t.sql('update cms_admins set suspended_at = now() where id = ?', [data.id]);
+    const awake = await newAdmin(su, { login: 'sleeperawake', email: 'awake@example.com' });
+    const list = await su.get(ADMINS, { search: 'sleeper' });
+    expect(list.body.data.map((row: { id: number }) => row.id).sort()).toEqual([data.id, awake.data.id].sort());
+    expect(list.body.meta.row_states).toEqual({ [data.id]: ['disabled'] });
+    for (const row of list.body.data) expect(row).not.toHaveProperty('suspended_at');
+  });
+
   it('required and typed fields: login, email', async () => {
     for (const email of ['not-an-email', 'a@', '@b.c', 'a b@c.de']) expect422(await su.post(ADMINS, { login: `e-${email.length}`, email, password: 'a fine password' }), ['email']);
     expect422(await su.post(ADMINS, { password: 'a fine password' }), ['email', 'login']);

@@ -50,6 +50,7 @@ export async function runList(controller: ResolvedController, query: ListQuery, 
       values[column.property.name] = id == null ? null : Number(id);
       record[column.key] = id == null ? null : String(row[`__label${index}`] ?? '');
     });
+    for (const extra of plan.rowState) values[extra.property] ??= encodeScalar(row[extra.alias], extra.columnType);
     byProperty.push(values);
     return record;
   });

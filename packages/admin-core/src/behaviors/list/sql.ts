@@ -13,6 +13,8 @@ interface ListPlan {
   select: string;
   joins: string;
   belongsTo: ResolvedColumn[];
+  /** `rowStateColumns`: property name to the alias it is selected as. */
+  rowState: Array<{ property: string; alias: string; columnType?: string }>;
 }
 
 const plans = new WeakMap<ResolvedController, ListPlan>();
@@ -30,7 +32,12 @@ function planFor(controller: ResolvedController): ListPlan {
     names.push(`l${index}.${q(label.fieldNames[0]!)} as "__label${index}"`);
     return `left join ${q(target.tableName)} l${index} on l${index}."id" = ${column(c)}`;
   });
-  plan = { from: `${q(controller.meta.tableName)} e`, select: names.join(', '), joins: joins.join(' '), belongsTo };
+  const rowState = (controller.list.rowStateColumns ?? []).map((name, index) => {
+    const property = controller.meta.properties[name as never] as { fieldNames: string[]; columnTypes?: string[] };
+    names.push(`e.${q(property.fieldNames[0]!)} as "__state${index}"`);
+    return { property: name, alias: `__state${index}`, columnType: property.columnTypes?.[0] };
+  });
+  plan = { from: `${q(controller.meta.tableName)} e`, select: names.join(', '), joins: joins.join(' '), belongsTo, rowState };
   plans.set(controller, plan);
   return plan;
 }
