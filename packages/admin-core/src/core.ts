@@ -21,7 +21,7 @@ import type { FieldType } from './fields/types.ts';
 import { fieldTypeStrings } from './fields/plugin-types.ts';
 import { actionStrings } from './behaviors/actions/index.ts';
 import { partialStrings } from './behaviors/partials/index.ts';
-import { assetStrings } from './assets/index.ts';
+import { markdownStrings } from './markdown/index.ts';
 import { SettingsService, settingsEntities, settingsStrings } from './settings/index.ts';
 
 export interface CoreOptions {
@@ -70,7 +70,7 @@ export class AdminCore {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = new Registry(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, assetStrings, settingsStrings]) strings.add('backend', table);
+    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings]) strings.add('backend', table);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     const storage = resolveStorage(input.storage, config.prefix);
     const db = await openDatabase(config.database, {

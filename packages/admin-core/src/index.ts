@@ -32,4 +32,5 @@ export * from './behaviors/actions/index.ts';
 export * from './behaviors/partials/index.ts';
 export * from './fields/plugin-types.ts';
 export * from './assets/index.ts';
+export * from './markdown/index.ts';
 export * from './settings/index.ts';

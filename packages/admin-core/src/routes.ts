@@ -5,7 +5,7 @@ import type { RouteDefinition } from './http/types.ts';
 import { langRoutes } from './i18n/routes.ts';
 import { navigationRoutes } from './navigation/routes.ts';
 import { fieldTypeRoutes } from './fields/plugin-types.ts';
-import { markdownRoutes } from './assets/index.ts';
+import { markdownRoutes } from './markdown/index.ts';
 import { settingsRoutes } from './settings/index.ts';
 
 /** Every route of the admin API, once, with its full path below `{prefix}/api/v1`. */

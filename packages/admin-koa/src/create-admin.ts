@@ -18,6 +18,7 @@ import {
 } from '@cms/admin-core';
 import { readBody, removeTemporaryFiles } from './body.ts';
 import { serveStoredFile } from './files.ts';
+import { servePluginAsset } from './assets.ts';
 
 export interface KoaAdmin {
   /** Mount into the host's Koa app: `app.use(admin.middleware)`. Other paths pass through. */
@@ -135,6 +136,11 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
       else await shell(ctx, next);
     });
   }
+  // Plugin client files by exact key (a vendor is never `_files`: vendors start with a letter).
+  router.get(`${prefix}/assets/:vendor/:plugin/*file`, async (ctx, next) => {
+    if (servePluginAsset(ctx, core.registry.assets)) stampRequestId(ctx);
+    else await shell(ctx, next);
+  });
   router.get(prefix, shell);
   router.get(`${prefix}/*rest`, shell);
   // Plugin routes live outside the prefix (the registry refuses any that could match it).

@@ -1,42 +1,77 @@
+import { createHash } from 'node:crypto';
+import { ConfigError } from '../config/errors.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
-import type { RouteDefinition } from '../http/types.ts';
-import type { StringTable } from '../i18n/strings.ts';
+import { checkAssetKey, readAsset } from './read.ts';
+import { ASSETS_TOTAL_MAX_BYTES, type ServedAsset } from './types.ts';
 
-/** A plugin's client files: file key (e.g. `color-picker.js`) to a file URL or absolute path. DRAFT; the assets slice owns it. */
-export type PluginAssetsDefinition = Record<string, string | URL>;
-
-/** A registered plugin client file, as the adapter serves it. */
-export interface ServedAsset {
-  /** `{vendor}/{plugin}/{file}`. */
-  key: string;
-  body: Buffer;
-  contentType: string;
-  etag: string;
-}
+export { answerAsset, etagMatches, type AssetAnswer } from './serve.ts';
+export { ASSET_CSP, ASSET_KINDS, ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, SVG_CSP, type ServedAsset } from './types.ts';
 
 /**
- * Every plugin client file, registered by exact key at start-up (stub: the assets slice fills it).
+ * A plugin's client files: file key to where the file is, as a file URL
+ * (`new URL('./color/color-picker.js', import.meta.url)`) or an absolute path. The key is the
+ * last part of the served path `{prefix}/assets/{vendor}/{plugin}/{key}` (docs/assets.md).
+ */
+export type PluginAssetsDefinition = Record<string, string | URL>;
+
+/** Length of the hex content hash used as `?v=` and ETag (64 bits: plenty to tell versions apart). */
+const HASH_LENGTH = 16;
+
+/**
+ * Every plugin client file, checked, read and hashed once at start-up. Serving is an exact key
+ * lookup in a Map: no request path ever reaches the file system, so traversal, encoded dots or a
+ * link placed next to a file find nothing.
  */
 export class PluginAssets {
   readonly prefix: string;
+  readonly #files = new Map<string, ServedAsset>();
+  #totalBytes = 0;
+
   constructor(prefix: string) {
     this.prefix = prefix;
   }
-  /** Checks and registers `plugin.assets`. */
-  add(_plugin: PluginDefinition, _code: string): void {}
-  has(_vendor: string, _plugin: string, _file: string): boolean {
-    return false;
+
+  /** Checks and registers `plugin.assets`; a refusal is a ConfigError naming the plugin and key. */
+  add(plugin: PluginDefinition, code: string): void {
+    const declared: unknown = plugin.assets;
+    if (declared === undefined) return;
+    if (typeof declared !== 'object' || declared === null || Array.isArray(declared) || Object.getPrototypeOf(declared) !== Object.prototype) {
+      throw ConfigError.at({ plugin: code, key: 'assets' }, 'must be an object of file key to file URL', "For example `assets: { 'color-picker.js': new URL('./color-picker.js', import.meta.url) }`.");
+    }
+    for (const [file, location] of Object.entries(declared)) {
+      const where = { plugin: code, key: `assets.${file}` };
+      const kind = checkAssetKey(where, file);
+      const body = readAsset(where, location, kind);
+      this.#totalBytes += body.length;
+      if (this.#totalBytes > ASSETS_TOTAL_MAX_BYTES) {
+        throw ConfigError.at(where, `the client files of all plugins exceed ${ASSETS_TOTAL_MAX_BYTES} bytes`, 'Serve large files from the host app instead.');
+      }
+      const hash = createHash('sha256').update(body).digest('hex').slice(0, HASH_LENGTH);
+      const key = `${plugin.vendor}/${plugin.name}/${file}`;
+      this.#files.set(key, Object.freeze({ key, body, contentType: kind.contentType, csp: kind.csp, hash, etag: `"${hash}"` }));
+    }
   }
-  /** `{prefix}/assets/{vendor}/{plugin}/{file}?v=<content hash>`. */
+
+  has(vendor: string, plugin: string, file: string): boolean {
+    return this.#files.has(`${vendor}/${plugin}/${file}`);
+  }
+
+  /**
+   * `{prefix}/assets/{vendor}/{plugin}/{file}?v=<content hash>`. Keys need no escaping (they are
+   * checked to be plain). Asking for an unregistered file is a programming error and throws.
+   */
   url(vendor: string, plugin: string, file: string): string {
-    return `${this.prefix}/assets/${vendor}/${plugin}/${file}`;
+    const asset = this.find(vendor, plugin, file);
+    if (!asset) throw new Error(`No plugin asset "${vendor}/${plugin}/${file}" is registered.`);
+    return `${this.prefix}/assets/${asset.key}?v=${asset.hash}`;
   }
-  find(_vendor: string, _plugin: string, _file: string): ServedAsset | undefined {
-    return undefined;
+
+  /**
+   * The registered file for the raw (undecoded) path segments of a request, or undefined. The
+   * comparison is exact: case, percent-encoding and dot segments are not normalised, so only the
+   * spelling the keys allow can match.
+   */
+  find(vendor: string, plugin: string, file: string): ServedAsset | undefined {
+    return this.#files.get(`${vendor}/${plugin}/${file}`);
   }
 }
-
-/** `POST /markdown/preview` (stub). */
-export const markdownRoutes: RouteDefinition[] = [];
-
-export const assetStrings: StringTable = { en: {}, de: {} };

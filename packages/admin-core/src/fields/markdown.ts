@@ -4,7 +4,8 @@ import type { FieldType } from './types.ts';
 
 /**
  * Markdown source, kept as written except for raw HTML inside it, which is sanitized on save
- * (see `sanitizeMarkdown`). Rendering (the preview route) is markdown-it with `html: false`.
+ * (see `sanitizeMarkdown`). The preview route (`markdown/preview.ts`) renders it with markdown-it
+ * and sanitizes the HTML again with the same policy.
  */
 export const markdownField: FieldType = sanitizedTextField('markdown', (value) => {
   const clean = sanitizeMarkdown(value);

@@ -32,6 +32,28 @@ function cleanFragment(fragment: string): string | undefined {
  */
 export const sanitizeRichText = (html: string): { html: string; removed: boolean } => purify(html);
 
+/**
+ * Elements DOMPurify removes together with everything inside them (its FORBID_CONTENTS that our
+ * config never allows): their text is script, style or markup, never prose.
+ */
+export const CONTENT_DROPPING_ELEMENTS: ReadonlySet<string> = new Set(['script', 'style', 'iframe', 'noscript', 'noembed', 'noframes', 'xmp', 'title', 'plaintext', 'svg', 'math']);
+
+const tagName = (tag: string): string | undefined => /^<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(tag)?.[1]?.toLowerCase();
+
+/**
+ * Removes each `open` tag and what follows it up to the next `close` tag of the same element;
+ * an opener without one loses only itself (what follows is then plain text).
+ */
+function removeElements(text: string, open: string, close: RegExp): string {
+  let out = text;
+  for (let start = out.indexOf(open); start >= 0; start = out.indexOf(open, start)) {
+    close.lastIndex = start + open.length;
+    const end = close.exec(out);
+    out = out.slice(0, start) + out.slice(end ? end.index + end[0].length : start + open.length);
+  }
+  return out;
+}
+
 /** An inline tag alone: an opening tag comes back closed (`<b></b>`); the closing part is dropped. */
 function cleanTag(tag: string): string | undefined {
   const clean = cleanFragment(tag);
@@ -59,8 +81,8 @@ const parser = new MarkdownIt({ html: true });
 /**
  * Markdown keeps its source: only raw HTML in it (html blocks and inline tags, as markdown-it
  * finds them, so code spans and fenced code are left alone) is sanitized, and only where
- * DOMPurify removed something. Rendering uses markdown-it with `html: false` anyway; this
- * protects any other renderer of the stored source. An inline tag is replaced wherever its exact
+ * DOMPurify removed something. The preview sanitizes its rendered HTML anyway; this protects
+ * any other renderer of the stored source. An inline tag is replaced wherever its exact
  * text occurs in its block, so a code span quoting the same dangerous tag on the same lines is
  * cleaned too: safety over fidelity for that rare case. Returns the source unchanged (CRLF
  * included) when nothing was removed.
@@ -68,7 +90,7 @@ const parser = new MarkdownIt({ html: true });
 export function sanitizeMarkdown(source: string): string {
   const text = source.replace(/\r\n?/g, '\n');
   const blockEdits = new Map<number, { end: number; apply: (segment: string[]) => string[] }>();
-  const inlineEdits = new Map<number, { end: number; replacements: Array<[string, string]> }>();
+  const inlineEdits = new Map<number, { end: number; replacements: Array<(text: string) => string> }>();
   let map: [number, number] | undefined;
   for (const token of parser.parse(text, {})) {
     if (token.map) map = token.map as [number, number];
@@ -78,13 +100,23 @@ export function sanitizeMarkdown(source: string): string {
       const clean = cleanFragment(token.content);
       if (clean !== undefined) blockEdits.set(start, { end, apply: (segment) => rebuildBlock(segment, token.content, clean) });
     } else if (token.type === 'inline') {
+      const replacements: Array<(text: string) => string> = [];
+      const strayClosers: Array<(text: string) => string> = [];
       for (const child of token.children ?? []) {
         if (child.type !== 'html_inline') continue;
+        const name = tagName(child.content);
+        if (name && CONTENT_DROPPING_ELEMENTS.has(name)) {
+          // Inline, markdown-it sees `<script>`, `x` and `</script>` apart: cleaning the tags alone
+          // would keep `x` as text (and the closing tag), so the element goes as one piece. Closing
+          // tags left without an opener go last, so they cannot hide the end of an element.
+          if (child.content.startsWith('</')) strayClosers.push((text) => text.split(child.content).join(''));
+          else replacements.push((text) => removeElements(text, child.content, new RegExp(`</${name}\\s*>`, 'gi')));
+          continue;
+        }
         const clean = cleanTag(child.content);
-        if (clean === undefined) continue;
-        const edit = inlineEdits.get(start) ?? inlineEdits.set(start, { end, replacements: [] }).get(start)!;
-        edit.replacements.push([child.content, clean]);
+        if (clean !== undefined) replacements.push((text) => text.split(child.content).join(clean));
       }
+      if (replacements.length || strayClosers.length) inlineEdits.set(start, { end, replacements: [...replacements, ...strayClosers] });
     }
   }
   if (blockEdits.size === 0 && inlineEdits.size === 0) return source;
@@ -93,7 +125,7 @@ export function sanitizeMarkdown(source: string): string {
     ...[...inlineEdits].map(([start, { end, replacements }]) => ({
       start,
       end,
-      apply: (segment: string[]) => replacements.reduce((joined, [from, to]) => joined.split(from).join(to), segment.join('\n')).split('\n'),
+      apply: (segment: string[]) => replacements.reduce((joined, replace) => replace(joined), segment.join('\n')).split('\n'),
     })),
   ].sort((a, b) => b.start - a.start); // bottom up: earlier line numbers stay valid
   const lines = text.split('\n');

@@ -1,0 +1,40 @@
+import type { ServedAsset } from './types.ts';
+
+/** What the adapter writes for an asset request: the status, every header, and the body on a 200. */
+export interface AssetAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+const ENTITY_TAG = /(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g;
+
+/**
+ * `If-None-Match` against our (strong) ETag with the weak comparison the header calls for
+ * (RFC 9110 13.1.2): `*`, or any listed tag whose opaque part equals ours, `W/` or not. Browsers
+ * send back what they got, but proxies may weaken it or join several into a list.
+ */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  for (const match of header.matchAll(ENTITY_TAG)) if (match[1] === etag) return true;
+  return false;
+}
+
+/**
+ * The answer for a registered asset. `no-cache` (not `max-age`): the browser keeps the file but
+ * revalidates each time, which costs a 304; the `?v=` in the URLs the API hands out changes with
+ * the content, so a changed file is fetched at once either way.
+ */
+export function answerAsset(asset: ServedAsset, ifNoneMatch: string | undefined): AssetAnswer {
+  const headers = {
+    'Content-Type': asset.contentType,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': asset.csp,
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'no-cache',
+    ETag: asset.etag,
+  };
+  if (etagMatches(ifNoneMatch, asset.etag)) return { status: 304, headers };
+  return { status: 200, headers, body: asset.body };
+}
