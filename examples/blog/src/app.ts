@@ -59,6 +59,8 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     fallbackLocale: 'en',
     plugins,
     storage: { root: paths.storage },
+    // The core never reads the environment: the host hands the journal's search key over.
+    settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey } } },
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let server: Server | undefined;

@@ -21,6 +21,11 @@ export interface AppSettings {
   demoData: boolean;
   /** `TRUST_PROXY=1`: take the client address from `X-Forwarded-For` (Koa's `app.proxy`). */
   trustProxy: boolean;
+  /**
+   * `TYPESENSE_API_KEY`: the journal's `typesense_api_key` setting, passed to the admin through
+   * `settings.env` (it then wins over a key stored in the admin, whose state shows `env`).
+   */
+  typesenseApiKey: string | undefined;
 }
 
 /** A start-up refusal caused by the environment: the message names the variable and the fix. */
@@ -75,6 +80,7 @@ export function readSettings(env: Env): AppSettings {
     admin: { login, email, password },
     demoData: flag(env.CMS_DEMO_DATA),
     trustProxy: flag(env.TRUST_PROXY),
+    typesenseApiKey: nonEmpty(env.TYPESENSE_API_KEY),
   };
 }
 

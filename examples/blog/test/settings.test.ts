@@ -14,6 +14,7 @@ describe('readSettings', () => {
       admin: { login: 'admin', email: 'admin@example.com', password: undefined },
       demoData: false,
       trustProxy: false,
+      typesenseApiKey: undefined,
     });
   });
 
@@ -34,14 +35,15 @@ describe('readSettings', () => {
       ADMIN_PASSWORD: 'long enough',
       CMS_DEMO_DATA: '1',
       TRUST_PROXY: 'true',
+      TYPESENSE_API_KEY: 'ts-key',
     });
-    expect(settings).toMatchObject({ port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db:5432/cms', production: true, demoData: true, trustProxy: true });
+    expect(settings).toMatchObject({ port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db:5432/cms', production: true, demoData: true, trustProxy: true, typesenseApiKey: 'ts-key' });
     expect(settings.dataDir).toBe(resolve('var/cms'));
     expect(settings.admin).toEqual({ login: 'root', email: 'root@example.org', password: 'long enough' });
   });
 
   it('treats empty variables as unset', () => {
-    expect(readSettings({ PORT: '', APP_SECRET: '', ADMIN_PASSWORD: '', DATABASE_URL: ' ' })).toMatchObject({ port: 3000, secret: undefined, databaseUrl: undefined });
+    expect(readSettings({ PORT: '', APP_SECRET: '', ADMIN_PASSWORD: '', DATABASE_URL: ' ', TYPESENSE_API_KEY: '' })).toMatchObject({ port: 3000, secret: undefined, databaseUrl: undefined, typesenseApiKey: undefined });
   });
 
   it.each([

@@ -23,4 +23,27 @@ export const backendPlugin = definePlugin({
       ],
     },
   ],
+  // Link entries: the settings page lists them next to the plugins' settings forms.
+  settings: {
+    admins: {
+      label: 'backend::settings.admins.label',
+      description: 'backend::settings.admins.description',
+      category: 'backend::settings.category.system',
+      icon: 'icon-user',
+      keywords: ['backend::settings.keywords.users', 'backend::settings.keywords.permissions'],
+      order: 900,
+      permissions: [MANAGE_ADMINS],
+      controller: 'cms/backend/admins',
+    },
+    roles: {
+      label: 'backend::settings.roles.label',
+      description: 'backend::settings.roles.description',
+      category: 'backend::settings.category.system',
+      icon: 'icon-users',
+      keywords: ['backend::settings.keywords.roles', 'backend::settings.keywords.permissions'],
+      order: 910,
+      permissions: [MANAGE_ADMINS],
+      controller: 'cms/backend/roles',
+    },
+  },
 });

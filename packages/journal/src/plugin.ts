@@ -4,6 +4,7 @@ import { journalMigrations } from './migrations/index.ts';
 import { journalStrings } from './strings.ts';
 import { postsController } from './controllers/posts.ts';
 import { categoriesController } from './controllers/categories.ts';
+import { journalSettings } from './settings.ts';
 
 export const JOURNAL_PERMISSIONS = {
   accessPosts: 'cms.journal.access_posts',
@@ -41,6 +42,7 @@ export const journalPlugin = definePlugin({
       ],
     },
   ],
+  settings: journalSettings,
   strings: journalStrings,
   entities: journalEntities,
   migrations: journalMigrations,

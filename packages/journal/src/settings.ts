@@ -1,5 +1,97 @@
 import type { SettingsDefinition, StringTable } from '@cms/admin-core';
 
-/** The `journal` settings (stub: the settings slice fills it and adds `settings` to the plugin). */
-export const journalSettings: Record<string, SettingsDefinition> = {};
-export const settingsStrings: StringTable = { en: {}, de: {} };
+/** The settings code of the journal (`/settings/journal`); plugin code reads it with `core.settings.values(JOURNAL_SETTINGS)`. */
+export const JOURNAL_SETTINGS = 'journal';
+
+/**
+ * The `journal` settings (EXAMPLE-APP.md): the RSS feed's title, description and length, and the
+ * search-engine gate. `search_use_typesense` is a yes/no dropdown (the spec has no checkbox
+ * type): options `true`/`false` store a JSON boolean, default `false` (the gate is off until an
+ * admin turns it on). `typesense_api_key` is a password field, so a write-only secret sealed at
+ * rest; a host supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
+ * The permission code is written out: `plugin.ts` imports this file, so importing
+ * `JOURNAL_PERMISSIONS` back from it would be a cycle.
+ */
+export const journalSettings: Record<string, SettingsDefinition> = {
+  [JOURNAL_SETTINGS]: {
+    label: 'cms.journal::settings.label',
+    description: 'cms.journal::settings.description',
+    category: 'cms.journal::settings.category',
+    icon: 'icon-pencil',
+    keywords: ['cms.journal::settings.keywords.rss', 'cms.journal::settings.keywords.search'],
+    order: 300,
+    permissions: ['cms.journal.access_settings'],
+    form: {
+      fields: {
+        rss_title: { type: 'text', label: 'cms.journal::settings.fields.rss_title', tab: 'cms.journal::settings.tabs.rss', default: 'Journal' },
+        rss_description: { type: 'textarea', label: 'cms.journal::settings.fields.rss_description', tab: 'cms.journal::settings.tabs.rss', default: '' },
+        rss_limit: {
+          type: 'number',
+          label: 'cms.journal::settings.fields.rss_limit',
+          comment: 'cms.journal::settings.fields.rss_limit_comment',
+          tab: 'cms.journal::settings.tabs.rss',
+          default: 20,
+          attributes: { min: 1, max: 100, step: 1 },
+        },
+        search_use_typesense: {
+          type: 'dropdown',
+          label: 'cms.journal::settings.fields.search_use_typesense',
+          comment: 'cms.journal::settings.fields.search_use_typesense_comment',
+          tab: 'cms.journal::settings.tabs.search',
+          options: { true: 'cms.journal::settings.yes', false: 'cms.journal::settings.no' },
+          default: false,
+        },
+        typesense_url: { type: 'text', label: 'cms.journal::settings.fields.typesense_url', tab: 'cms.journal::settings.tabs.search', attributes: { placeholder: 'http://127.0.0.1:8108' } },
+        typesense_api_key: {
+          type: 'password',
+          label: 'cms.journal::settings.fields.typesense_api_key',
+          comment: 'cms.journal::settings.fields.typesense_api_key_comment',
+          tab: 'cms.journal::settings.tabs.search',
+        },
+      },
+    },
+  },
+};
+
+export const settingsStrings: StringTable = {
+  en: {
+    'settings.label': 'Journal',
+    'settings.description': 'RSS feed and search engine of the journal.',
+    'settings.category': 'Content',
+    'settings.keywords.rss': 'rss',
+    'settings.keywords.search': 'search',
+    'settings.tabs.rss': 'RSS feed',
+    'settings.tabs.search': 'Search',
+    'settings.fields.rss_title': 'Feed title',
+    'settings.fields.rss_description': 'Feed description',
+    'settings.fields.rss_limit': 'Posts in the feed',
+    'settings.fields.rss_limit_comment': 'How many of the newest published posts the feed lists (1 to 100).',
+    'settings.fields.search_use_typesense': 'Index posts in Typesense',
+    'settings.fields.search_use_typesense_comment': 'While this is off, saving a post never calls the search engine.',
+    'settings.fields.typesense_url': 'Typesense URL',
+    'settings.fields.typesense_api_key': 'Typesense API key',
+    'settings.fields.typesense_api_key_comment': 'Stored encrypted and never shown again. The TYPESENSE_API_KEY environment variable, when set, is used instead.',
+    'settings.yes': 'Yes',
+    'settings.no': 'No',
+  },
+  de: {
+    'settings.label': 'Journal',
+    'settings.description': 'RSS-Feed und Suchmaschine des Journals.',
+    'settings.category': 'Inhalte',
+    'settings.keywords.rss': 'RSS',
+    'settings.keywords.search': 'Suche',
+    'settings.tabs.rss': 'RSS-Feed',
+    'settings.tabs.search': 'Suche',
+    'settings.fields.rss_title': 'Feed-Titel',
+    'settings.fields.rss_description': 'Feed-Beschreibung',
+    'settings.fields.rss_limit': 'Beiträge im Feed',
+    'settings.fields.rss_limit_comment': 'Wie viele der neuesten veröffentlichten Beiträge der Feed enthält (1 bis 100).',
+    'settings.fields.search_use_typesense': 'Beiträge in Typesense indexieren',
+    'settings.fields.search_use_typesense_comment': 'Solange dies aus ist, ruft das Speichern eines Beitrags die Suchmaschine nie auf.',
+    'settings.fields.typesense_url': 'Typesense-URL',
+    'settings.fields.typesense_api_key': 'Typesense-API-Schlüssel',
+    'settings.fields.typesense_api_key_comment': 'Wird verschlüsselt gespeichert und nie wieder angezeigt. Ist die Umgebungsvariable TYPESENSE_API_KEY gesetzt, wird sie stattdessen verwendet.',
+    'settings.yes': 'Ja',
+    'settings.no': 'Nein',
+  },
+};

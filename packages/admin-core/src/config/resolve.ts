@@ -1,11 +1,12 @@
 import { DEFAULT_THROTTLE } from '../auth/throttle.ts';
 import { isEmbedded } from '../database/config.ts';
 import { ConfigError } from './errors.ts';
+import { resolveSettingsConfig } from '../settings/env.ts';
 import type { AdminConfig, Logger, ResolvedConfig } from './types.ts';
 
 const KNOWN_KEYS = new Set([
   'backend', 'production', 'database', 'secret', 'locales', 'fallbackLocale', 'plugins', 'storage',
-  'sessionTtlSeconds', 'throttle', 'themes', 'logger',
+  'sessionTtlSeconds', 'throttle', 'themes', 'logger', 'settings',
 ]);
 
 export const consoleLogger: Logger = {
@@ -80,6 +81,8 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
   if (typeof logger !== 'object' || logger === null || !(['info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
     throw ConfigError.at({ key: 'logger' }, 'needs the methods info, warn and error', 'Pass an object such as `{ info, warn, error }` (pino and console-style loggers fit), or leave it out.');
   }
+  // After `plugins`: an env-supplied secret must name a password field some plugin declares.
+  const settingsEnv = resolveSettingsConfig(config.settings, plugins);
   return {
     prefix: uri,
     apiBase: `${uri}/api/v1`,
@@ -94,5 +97,6 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
     throttle,
     themes,
     logger,
+    settingsEnv,
   };
 }

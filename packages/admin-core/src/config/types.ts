@@ -2,6 +2,7 @@ import type { DatabaseConfig } from '../database/config.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { ThrottleConfig } from '../auth/throttle.ts';
+import type { ResolvedSettingsEnv, SettingsConfig } from '../settings/env.ts';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -35,6 +36,11 @@ export interface AdminConfig {
   /** Admin themes a preference may name (default `light`, `dark`, `auto`). */
   themes?: string[];
   logger?: Logger;
+  /**
+   * Settings secrets supplied by the host's environment (docs/settings.md): a supplied value wins
+   * over the one stored in the admin, and the field's state is `env`.
+   */
+  settings?: SettingsConfig;
 }
 
 export interface ResolvedConfig {
@@ -51,4 +57,6 @@ export interface ResolvedConfig {
   throttle: ThrottleConfig;
   themes: string[];
   logger: Logger;
+  /** Env-supplied settings secrets by code and field (unset ones dropped). */
+  settingsEnv: ResolvedSettingsEnv;
 }

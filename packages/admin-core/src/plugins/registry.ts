@@ -5,7 +5,7 @@ import { pluginCode } from './define.ts';
 import type { FieldType } from '../fields/types.ts';
 import { addPluginFieldTypes } from '../fields/plugin-types.ts';
 import { PluginAssets } from '../assets/index.ts';
-import { addPluginSettings, checkSettingsLinks } from '../settings/index.ts';
+import { addPluginSettings, checkSettingsLinks, type RegisteredSettings } from '../settings/index.ts';
 
 /** First path segments an admin controller may not use: they are the admin's own routes. */
 export const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] as const;
@@ -64,7 +64,7 @@ export class Registry {
   /** Plugin client files by exact key. */
   readonly assets: PluginAssets;
   /** Settings entries by code. */
-  readonly settings = new Map<string, unknown>();
+  readonly settings = new Map<string, RegisteredSettings>();
 
   constructor(plugins: readonly PluginDefinition[], options: { prefix: string }) {
     this.plugins = plugins;

@@ -1,0 +1,64 @@
+import { ConfigError } from '../config/errors.ts';
+import type { PluginDefinition } from '../plugins/define.ts';
+
+/**
+ * Secrets the host supplies from its environment, by settings code and field name:
+ * `settings: { env: { journal: { typesense_api_key: process.env.TYPESENSE_API_KEY } } }`.
+ * `undefined`, `null` and `''` mean "not supplied" (an unset variable).
+ */
+export type SettingsEnv = Record<string, Record<string, string | null | undefined>>;
+
+/** The `settings` key of `AdminConfig`. */
+export interface SettingsConfig {
+  env?: SettingsEnv;
+}
+
+/** Supplied secrets, by code then field, without the unset ones. */
+export type ResolvedSettingsEnv = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The declared type of a settings field, read from the raw plugin definitions (checked later by the registry). */
+function declaredType(plugins: readonly PluginDefinition[], code: string, field: string): { entry: boolean; type?: unknown } {
+  for (const plugin of plugins) {
+    const settings = (plugin as { settings?: unknown } | undefined)?.settings;
+    if (!isObject(settings) || !Object.hasOwn(settings, code)) continue;
+    const fields = (settings[code] as { form?: { fields?: unknown } } | undefined)?.form?.fields;
+    const declared = isObject(fields) && Object.hasOwn(fields, field) ? fields[field] : undefined;
+    return { entry: true, type: isObject(declared) ? declared.type : undefined };
+  }
+  return { entry: false };
+}
+
+/**
+ * Checks `settings` of the host's configuration: only `env`, naming declared settings codes and
+ * their `password` fields (only secrets come from the environment: any other value is edited in
+ * the admin). The core itself never reads `process.env`.
+ */
+export function resolveSettingsConfig(settings: unknown, plugins: readonly PluginDefinition[]): ResolvedSettingsEnv {
+  if (settings === undefined) return Object.freeze({});
+  const fix = 'For example `settings: { env: { journal: { typesense_api_key: process.env.TYPESENSE_API_KEY } } }`.';
+  if (!isObject(settings)) throw ConfigError.at({ key: 'settings' }, 'must be an object', fix);
+  for (const key of Object.keys(settings)) {
+    if (key !== 'env') throw ConfigError.at({ key: `settings.${key}` }, 'unknown configuration key', 'Known keys: settings.env.');
+  }
+  const env = settings.env ?? {};
+  if (!isObject(env)) throw ConfigError.at({ key: 'settings.env' }, 'must be an object of settings code to values', fix);
+  const resolved: Record<string, Readonly<Record<string, string>>> = {};
+  for (const [code, values] of Object.entries(env)) {
+    if (!isObject(values)) throw ConfigError.at({ key: `settings.env.${code}` }, 'must be an object of field name to value', fix);
+    const supplied: Record<string, string> = {};
+    for (const [field, value] of Object.entries(values)) {
+      const key = `settings.env.${code}.${field}`;
+      if (value !== undefined && value !== null && typeof value !== 'string') throw ConfigError.at({ key }, 'must be a string (or undefined when the variable is unset)', 'Pass the environment variable as it is, for example `process.env.TYPESENSE_API_KEY`.');
+      const declared = declaredType(plugins, code, field);
+      if (!declared.entry) throw ConfigError.at({ key }, `no plugin declares the settings code "${code}"`, 'Name a settings code of a registered plugin.');
+      if (declared.type !== 'password') {
+        throw ConfigError.at({ key }, `"${field}" is not a password field of the settings "${code}" (only secrets come from the environment)`, 'Name a `password` field of that settings form.');
+      }
+      if (typeof value === 'string' && value !== '') supplied[field] = value;
+    }
+    resolved[code] = Object.freeze(supplied);
+  }
+  return Object.freeze(resolved);
+}

@@ -1,0 +1,96 @@
+import { ConfigError } from '../config/errors.ts';
+import type { PluginDefinition } from '../plugins/define.ts';
+import type { Registry } from '../plugins/registry.ts';
+import type { ResolvedField } from '../controllers/resolve.ts';
+import { resolveSettingsFields } from './fields.ts';
+import type { RegisteredSettings, SettingsDefinition } from './types.ts';
+
+/** A settings code is one URL segment: `/settings/{code}`. */
+export const SETTINGS_CODE = /^[a-z][a-z0-9_-]{0,63}$/;
+const ENTRY_KEYS = ['label', 'description', 'category', 'icon', 'keywords', 'order', 'permissions', 'form', 'controller'];
+const STRING_KEYS = ['description', 'category', 'icon'] as const;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks a plugin's `settings` and adds them by code. Codes form one namespace across plugins:
+ * a code declared twice fails start-up, whoever declared it first. What needs every plugin
+ * (link targets, permission codes) is checked by `checkSettingsLinks` once all are registered.
+ */
+export function addPluginSettings(target: Map<string, RegisteredSettings>, plugin: PluginDefinition, code: string): void {
+  const settings = plugin.settings;
+  if (settings === undefined) return;
+  if (!isObject(settings)) throw ConfigError.at({ plugin: code, key: 'settings' }, 'must be an object of settings code to entry', 'For example `settings: { journal: { label: "…", form: { fields: { … } } } }`.');
+  for (const [settingsCode, definition] of Object.entries(settings)) {
+    const key = `settings.${settingsCode}`;
+    const at = (sub: string, problem: string, fix: string) => ConfigError.at({ plugin: code, key: sub ? `${key}.${sub}` : key }, problem, fix);
+    if (!SETTINGS_CODE.test(settingsCode)) {
+      throw at('', `"${settingsCode}" is not a valid settings code`, 'A code is a URL segment: lower-case letters, digits, "-" and "_", starting with a letter, at most 64 characters.');
+    }
+    const taken = target.get(settingsCode);
+    if (taken) {
+      throw at('', `the settings code is already declared by plugin "${taken.plugin}" (settings codes are one namespace across plugins)`, 'Choose another code, for example one that starts with your plugin name.');
+    }
+    target.set(settingsCode, Object.freeze(checkEntry(code, settingsCode, definition, at)));
+  }
+}
+
+type At = (sub: string, problem: string, fix: string) => ConfigError;
+
+function checkEntry(plugin: string, code: string, definition: unknown, at: At): RegisteredSettings {
+  if (!isObject(definition)) throw at('', 'a settings entry must be an object', 'Declare `{ label, form: { fields } }` or `{ label, controller }`.');
+  for (const key of Object.keys(definition)) {
+    if (!ENTRY_KEYS.includes(key)) throw at(key, 'unknown settings key', `Known keys: ${ENTRY_KEYS.join(', ')}.`);
+  }
+  const entry = definition as unknown as SettingsDefinition;
+  if (typeof entry.label !== 'string' || entry.label === '') throw at('label', 'a settings entry needs a label', 'Give it a string key or text.');
+  for (const key of STRING_KEYS) {
+    if (entry[key] !== undefined && typeof entry[key] !== 'string') throw at(key, 'must be a string', 'Use a string key or text.');
+  }
+  if (entry.keywords !== undefined && !(Array.isArray(entry.keywords) && entry.keywords.every((word) => typeof word === 'string' && word !== ''))) {
+    throw at('keywords', 'must be a list of non-empty strings', 'For example `keywords: ["rss", "feed"]` (string keys or text).');
+  }
+  if (entry.order !== undefined && !Number.isSafeInteger(entry.order)) throw at('order', 'must be a whole number', 'For example `order: 300`.');
+  if (entry.permissions !== undefined && !(Array.isArray(entry.permissions) && entry.permissions.every((p) => typeof p === 'string'))) {
+    throw at('permissions', 'must be a list of permission codes', 'For example `permissions: ["acme.shop.manage_settings"]`.');
+  }
+  const hasForm = entry.form !== undefined;
+  const hasController = entry.controller !== undefined;
+  if (hasForm === hasController) {
+    throw at(hasForm ? 'controller' : 'form', hasForm ? 'a settings entry has a form or links a controller, not both' : 'a settings entry needs a form or a controller to link', 'Declare `form: { fields }` for values the core stores, or `controller: "{vendor}/{plugin}/{controller}"` for a link entry.');
+  }
+  let fields: Map<string, ResolvedField> = new Map();
+  if (hasForm) {
+    if (!isObject(entry.form)) throw at('form', 'must be `{ fields }`', 'Declare `form: { fields: { … } }`.');
+    for (const key of Object.keys(entry.form)) {
+      if (key !== 'fields') throw at(`form.${key}`, 'unknown settings form key', 'A settings form has only `fields`.');
+    }
+    fields = resolveSettingsFields(plugin, code, entry.form.fields);
+  } else if (typeof entry.controller !== 'string' || entry.controller === '') {
+    throw at('controller', 'must be a controller address', 'Use `{vendor}/{plugin}/{controller}`, for example "cms/backend/admins".');
+  }
+  return {
+    code,
+    plugin,
+    definition: Object.freeze({ ...entry }),
+    kind: hasForm ? 'form' : 'link',
+    model: hasForm ? `${plugin}/${code}` : '',
+    controller: hasForm ? '' : entry.controller!,
+    fields,
+  };
+}
+
+/** After every plugin: link entries name registered controllers, permissions are declared. */
+export function checkSettingsLinks(registry: Registry): void {
+  for (const entry of registry.settings.values()) {
+    const key = `settings.${entry.code}`;
+    for (const permission of entry.definition.permissions ?? []) {
+      if (!registry.permissions.has(permission)) {
+        throw ConfigError.at({ plugin: entry.plugin, key: `${key}.permissions` }, `unknown permission "${permission}"`, 'Declare it in some plugin\'s `permissions`.');
+      }
+    }
+    if (entry.kind === 'link' && !registry.controllers.has(entry.controller)) {
+      throw ConfigError.at({ plugin: entry.plugin, controller: entry.controller, key: `${key}.controller` }, `no controller "${entry.controller}" is registered`, 'Name a controller address `{vendor}/{plugin}/{controller}` of a registered plugin.');
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import type { FieldConfig } from '../controllers/types.ts';
+import type { ResolvedField } from '../controllers/resolve.ts';
+
+/**
+ * A settings entry as a plugin declares it (spec 4.3), under `settings: { <code>: … }` of
+ * `definePlugin`. Either a form entry (`form`: values stored by the core under the code) or a
+ * link entry (`controller`: the settings page opens that controller). Labels are string keys or
+ * plain text. See docs/settings.md.
+ */
+export interface SettingsDefinition {
+  /** String key or text. */
+  label: string;
+  description?: string;
+  /** Groups entries in the admin's settings page (default `backend::settings.category.misc`). */
+  category?: string;
+  icon?: string;
+  /** Search words (string keys or text), each localized. */
+  keywords?: string[];
+  /** Position in the list (default 500); ties are ordered by code. */
+  order?: number;
+  /**
+   * The principal needs any one of these. An entry without permissions is for superusers only:
+   * forgetting the key never opens settings to every admin.
+   */
+  permissions?: string[];
+  /** A form entry: built-in field types only; a `password` field is a write-only secret. */
+  form?: SettingsFormDefinition;
+  /** A link entry: a controller address `{vendor}/{plugin}/{controller}`; no `form`. */
+  controller?: string;
+}
+
+export interface SettingsFormDefinition {
+  fields: Record<string, FieldConfig>;
+}
+
+/** A checked settings entry, as the registry keeps it (by code, one namespace for every plugin). */
+export interface RegisteredSettings {
+  code: string;
+  /** Code of the plugin that declared it, for example `cms.journal`. */
+  plugin: string;
+  definition: Readonly<SettingsDefinition>;
+  kind: 'form' | 'link';
+  /**
+   * SettingsEntry `model`: `{plugin code}/{settings code}` for a form entry (who owns the stored
+   * values and under which code), `''` for a link entry (it has no model, spec 4.3).
+   */
+  model: string;
+  /** The link target (link entries), else `''`. */
+  controller: string;
+  /** Form fields in declared order, with their built-in type and a synthesized JSON property. */
+  fields: ReadonlyMap<string, ResolvedField>;
+}
+
+/** SettingsEntry (spec 2.3), localized for one principal. */
+export interface SettingsEntry {
+  category: string;
+  code: string;
+  controller: string;
+  description: string;
+  icon: string;
+  keywords: string[];
+  label: string;
+  model: string;
+  order: number;
+}
+
+/** `meta.secrets` per password field (spec 3). */
+export type SecretState = 'stored' | 'env' | 'empty';
+
+/** A field notice of a PUT answer (`meta.notices`), the same shape a controller save serves. */
+export interface SettingsNotice {
+  field: string;
+  message: string;
+  locale: string;
+}
+
+/** SettingsResult (spec 2.3) plus the meta a settings answer carries. */
+/** SettingsResult (spec 2.3) with the envelope's `meta`: `{data, exists, meta}`. */
+export interface SettingsAnswer {
+  data: Record<string, unknown>;
+  exists: boolean;
+  meta: { secrets: Record<string, SecretState>; notices?: SettingsNotice[] };
+}

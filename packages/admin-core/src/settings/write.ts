@@ -1,0 +1,139 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../auth/principal.ts';
+import type { AdminCore } from '../core.ts';
+import type { ResolvedField } from '../controllers/resolve.ts';
+import { Validation, type ErrorDetails } from '../errors/index.ts';
+import { containsNul } from '../fields/common.ts';
+import { FieldError } from '../fields/types.ts';
+import { isPlainObject } from '../validation/body.ts';
+import { SettingsRecord, type ISettingsRecord } from './entities.ts';
+import { isSecret } from './fields.ts';
+import { secretContext, type SecretBox } from './secrets.ts';
+import type { RegisteredSettings, SettingsAnswer, SettingsNotice } from './types.ts';
+
+/** The longest secret accepted, in characters (an API key or a PEM private key fits). */
+export const MAX_SECRET_LENGTH = 16_384;
+
+interface WriteContext {
+  principal: Principal;
+  locale: string;
+  box: SecretBox;
+}
+
+/** Field refusals collected over the whole body, answered as one 422 before anything is written. */
+class Refusals {
+  readonly details: ErrorDetails = {};
+  readonly codes = new Set<string>();
+  add(field: string, message: string, code = 'validation_failed') {
+    // Own keys only: a key `__proto__` or `constructor` is named like any other, never assigned
+    // to (or read from) the prototype.
+    if (!Object.hasOwn(this.details, field)) Object.defineProperty(this.details, field, { value: [], enumerable: true, writable: true, configurable: true });
+    this.details[field]!.push(message);
+    this.codes.add(code);
+  }
+  throwIfAny() {
+    if (Object.keys(this.details).length) throw Validation(this.details, this.codes.size === 1 ? [...this.codes][0]! : 'validation_failed');
+  }
+}
+
+/** Unknown keys and read-only fields: 422 naming each key, before any database work. */
+function checkKeys(core: AdminCore, entry: RegisteredSettings, body: Record<string, unknown>, locale: string) {
+  const refusals = new Refusals();
+  for (const key of Object.keys(body)) {
+    const field = entry.fields.get(key);
+    if (!field) refusals.add(key, core.strings.t(locale, 'backend::validation.unknown_key'));
+    else if (field.config.readOnly) refusals.add(key, core.strings.t(locale, 'backend::validation.read_only'));
+  }
+  refusals.throwIfAny();
+}
+
+/**
+ * A secret as sent (spec 3): key absent or `""` keeps the stored value, `null` clears it, a
+ * string replaces it (sealed), anything else is a 422. Answers the new sealed value, `null` to
+ * clear, or `undefined` to keep. Messages never quote the value.
+ */
+function decodeSecret(value: unknown, field: ResolvedField, code: string, box: SecretBox): string | null | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === null) return null;
+  if (typeof value !== 'string') throw new FieldError('validation_failed', 'backend::validation.string');
+  if (value.includes('\u0000')) throw new FieldError('validation_failed', 'backend::validation.no_nul');
+  if (value.length > MAX_SECRET_LENGTH) throw new FieldError('validation_failed', 'backend::validation.max_length', { count: MAX_SECRET_LENGTH });
+  return box.seal(value, secretContext(code, field.name));
+}
+
+/**
+ * PUT `/settings/{code}`: an object of values keyed by field name; keys left out keep their
+ * stored values. On the first save (no row yet) a required field without a default must be
+ * sent. The row is created if missing and locked, every value decoded by its built-in type
+ * (richeditor and markdown sanitized, reported in `meta.notices`), the secrets sealed, and the
+ * row written, all in one transaction: a 422 writes nothing.
+ */
+export async function writeSettings(core: AdminCore, entry: RegisteredSettings, rawBody: unknown, ctx: WriteContext): Promise<SettingsAnswer> {
+  const body = rawBody === undefined ? {} : rawBody;
+  if (!isPlainObject(body)) throw Validation({ body: [core.strings.t(ctx.locale, 'backend::validation.body_object')] });
+  checkKeys(core, entry, body, ctx.locale);
+  const t = (key: string, params: Record<string, string | number> = {}) => core.strings.t(ctx.locale, key, params);
+  return core.db.orm.em.fork().transactional(async (txEm) => {
+    const em = txEm as EntityManager;
+    // Concurrent first saves of one code: one inserts, the others wait on its row lock.
+    const inserted = await em.execute('insert into cms_settings (code) values (?) on conflict (code) do nothing returning code', [entry.code]);
+    const mode = inserted.length > 0 ? 'create' : 'update';
+    const record = (await em.findOneOrFail(SettingsRecord, { code: entry.code }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })) as ISettingsRecord;
+    const storedData = { ...(record.data ?? {}) };
+    const storedSecrets = { ...(record.secrets ?? {}) };
+    const refusals = new Refusals();
+    const notices: SettingsNotice[] = [];
+    const data: Record<string, unknown> = {};
+    const secrets: Record<string, string> = {};
+    for (const field of entry.fields.values()) {
+      const present = Object.hasOwn(body, field.name);
+      // Own keys only: a field named `constructor` is absent unless sent.
+      const value = present ? body[field.name] : undefined;
+      try {
+        if (isSecret(field)) {
+          const sealed = decodeSecret(value, field, entry.code, ctx.box);
+          const kept = sealed === undefined && Object.hasOwn(storedSecrets, field.name) ? storedSecrets[field.name] : undefined;
+          const next = sealed ?? kept;
+          if (typeof next === 'string') secrets[field.name] = next;
+          // A required secret must have a value afterwards, stored or from the environment.
+          if (field.config.required && next === undefined && !core.settings.hasEnv(entry.code, field.name)) throw new FieldError('validation_failed', 'backend::validation.required');
+          continue;
+        }
+        let decoded: unknown;
+        if (present) {
+          // PostgreSQL stores no NUL character in jsonb, whatever the field type.
+          if (containsNul(value)) throw new FieldError('validation_failed', 'backend::validation.no_nul');
+          decoded = await field.type.decode(value, field.config, {
+            field: field.name,
+            mode,
+            current: storedData[field.name],
+            values: body,
+            em,
+            principal: ctx.principal,
+            locales: core.config.locales,
+            strings: core.strings,
+            locale: ctx.locale,
+            property: field.info,
+            notice: (message: string) => notices.push({ field: field.name, message, locale: ctx.locale }),
+          });
+        } else if (mode === 'create' && field.config.required && field.config.default === undefined) {
+          // The first save: a required value with no default must be sent (the type says so).
+          await field.type.decode(undefined, field.config, { field: field.name, mode, current: undefined, values: body, em, principal: ctx.principal, locales: core.config.locales, strings: core.strings, locale: ctx.locale, property: field.info, notice: () => {} });
+        }
+        if (decoded !== undefined) data[field.name] = decoded;
+        else if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
+      } catch (error) {
+        if (!(error instanceof FieldError)) throw error;
+        refusals.add(field.name, t(error.messageKey, error.params), error.code);
+      }
+    }
+    refusals.throwIfAny();
+    // Only declared fields are written: values of fields a plugin removed are dropped.
+    record.data = data;
+    record.secrets = secrets;
+    record.updated_at = new Date();
+    await em.flush();
+    return core.settings.answer(entry, { exists: true, data, secrets }, notices);
+  });
+}
