@@ -5,6 +5,7 @@ import { catalogMigrations } from './catalog/migrations.ts';
 import { mergeStringTables } from '@cms/admin-core';
 import { actionStrings } from './catalog/actions.ts';
 import { partialStrings } from './catalog/partials.ts';
+import { colorAssets, colorStrings, colorType } from './catalog/color/type.ts';
 
 /** `acme/catalog`: the example app's own plugin, written the way a plugin author would. */
 export const catalogPlugin = definePlugin({
@@ -14,6 +15,8 @@ export const catalogPlugin = definePlugin({
   entities: catalogEntities,
   migrations: catalogMigrations,
   controllers: [productsController, storefrontController],
+  assets: colorAssets,
+  fieldTypes: { color: colorType },
   navigation: [
     {
       code: 'catalog',
@@ -28,7 +31,7 @@ export const catalogPlugin = definePlugin({
       ],
     },
   ],
-  strings: mergeStringTables(actionStrings, partialStrings, {
+  strings: mergeStringTables(actionStrings, partialStrings, colorStrings, {
     en: {
       'permissions.tab': 'Catalog',
       'permissions.manage_products': 'Manage products and the storefront',

@@ -91,7 +91,7 @@ export async function replaceAvatar(core: AdminCore, adminId: number, upload: Av
       return dropped.outbox;
     });
   } catch (error) {
-    await discardBlobs(core, [key, thumbKey]);
+    await core.blobs.discard([key, thumbKey]);
     throw error;
   }
   await flushAfterCommit(core, outbox);
@@ -114,20 +114,5 @@ async function flushAfterCommit(core: AdminCore, outbox: number[]): Promise<void
     await core.blobs.flush(outbox);
   } catch (error) {
     core.config.logger.warn('blob deletion after commit failed; will retry', { error: String(error) });
-  }
-}
-
-/** New blobs of a failed write: deleted now, or recorded for the janitor if that fails. */
-async function discardBlobs(core: AdminCore, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    try {
-      await core.storage.delete(key);
-    } catch {
-      try {
-        await core.blobs.schedule(core.db.orm.em.fork() as EntityManager, [key]);
-      } catch (error) {
-        core.config.logger.warn('orphaned blob could not be removed', { blob_key: key, error: String(error) });
-      }
-    }
   }
 }

@@ -9,6 +9,17 @@ export const GENERAL_FIELD_KEYS = ['type', 'label', 'comment', 'tab', 'span', 's
 export const PLUGIN_FIELD_KEYS = ['typeOptions', 'element', 'translatable'] as const;
 const SPANS = ['auto', 'left', 'right', 'full', 'row'];
 
+/** The `type` values of spec 2.8. Any other value is a plugin field type (or unknown). */
+export const BUILTIN_FIELD_TYPE_NAMES: readonly string[] = Object.freeze([...BUILTIN_FIELD_TYPES.keys()]);
+
+/**
+ * Whether a field's `type` is a plugin alias rather than a built-in type. Forms that cannot host
+ * a plugin type (settings forms; relation `manageForm`/`pivotForm` once they exist) refuse such a
+ * field at start-up: their values are not saved through a controller's transaction, and their
+ * FormView serves no plugin assets.
+ */
+export const isPluginFieldType = (type: string | { name: string }): boolean => !BUILTIN_FIELD_TYPES.has(typeof type === 'string' ? type : type.name);
+
 const isScalar = (value: unknown) =>
   value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 

@@ -103,8 +103,11 @@ export interface FieldDecodeContext {
   locales: readonly string[];
   strings: Strings;
   locale: string;
-  /** Notices a type reports (for example "the HTML was sanitized"): served in `meta.notices`. */
-  notice(message: string): void;
+  /**
+   * Notices a type reports (for example "the HTML was sanitized"): served in `meta.notices`.
+   * `message` is localized; `locale` is the locale of the value concerned (default: the request's).
+   */
+  notice(message: string, locale?: string): void;
   /** The bound property (as in `FieldCheckContext`): tells e.g. whether an empty value may be null. */
   property?: PropertyInfo;
   /** Required for `relation` fields: what the ids point at. */

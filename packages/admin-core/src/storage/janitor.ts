@@ -49,6 +49,24 @@ export class BlobJanitor {
     }
   }
 
+  /**
+   * New blobs of a failed (rolled back) write: deleted now, or recorded for the retry if that
+   * fails, so an orphan is never left silently.
+   */
+  async discard(keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      try {
+        await this.#storage.delete(key);
+      } catch {
+        try {
+          await this.schedule(this.#orm.em.fork() as EntityManager, [key]);
+        } catch (error) {
+          this.#logger.warn('orphaned blob could not be removed', { blob_key: key, error: String(error) });
+        }
+      }
+    }
+  }
+
   async retryPending(limit = 500): Promise<void> {
     const em = this.#orm.em.fork() as EntityManager;
     const rows = await em.execute<Array<{ id: number }>>('select id from cms_blob_deletions order by id limit ?', [limit]);

@@ -16,6 +16,27 @@ export interface Storage {
   url(key: string): string;
 }
 
+/**
+ * A view of a store that remembers the keys written through it: plugin code inside a transaction
+ * writes through it, and the keys are discarded when the transaction rolls back.
+ */
+export function recordingStorage(storage: Storage): { storage: Storage; written: string[] } {
+  const written: string[] = [];
+  return {
+    written,
+    storage: {
+      put: async (key, data, contentType) => {
+        written.push(key);
+        await storage.put(key, data, contentType);
+      },
+      get: (key) => storage.get(key),
+      exists: (key) => storage.exists(key),
+      delete: (key) => storage.delete(key),
+      url: (key) => storage.url(key),
+    },
+  };
+}
+
 const KEY = /^[a-z0-9][a-z0-9_\-/.]*$/i;
 
 export const assertSafeKey = (key: string): void => {

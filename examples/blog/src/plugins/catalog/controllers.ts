@@ -35,6 +35,7 @@ export const productsController = defineController({
       cost: { type: 'money', label: s('products.cost'), currencyFrom: 'currency', max: '1000000', span: 'right' },
       release_date: { type: 'datepicker', label: s('products.release_date'), mode: 'date', minDate: '2000-01-01' },
       features: { type: 'taglist', label: s('products.features'), mode: 'array' },
+      color: { type: 'color', label: s('products.color'), typeOptions: { palette: ['#1f6feb', '#f5c518', '#3b3b3b', '#c0c0c0', '#2da44e'] }, span: 'left' },
       price_helper: { type: 'widget', label: s('products.price_helper'), action: 'suggestPrice', actionLabel: s('products.price_helper_action'), widget: 'acme-price-helper', fill: ['price'] },
       stock_summary: { type: 'partial', path: 'stock_summary', context: 'update' },
     },

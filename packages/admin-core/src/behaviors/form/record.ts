@@ -4,11 +4,13 @@ import type { ResolvedController, ResolvedField } from '../../controllers/resolv
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import { NotFound } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
+import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { belongsToLabels, belongsToManyOptions, type RelationOption } from '../list/labels.ts';
 
 export interface RecordAnswer {
   data: Record<string, unknown>;
-  meta: { labels: Record<string, RelationOption[]>; actions: unknown[]; notices?: unknown[] };
+  /** `notices`: only when a field type reported something on save (spec 2.1). */
+  meta: { labels: Record<string, RelationOption[]>; actions: unknown[]; notices?: FieldNotice[] };
 }
 
 /** Loads one record through the form scope (`lock` for writes); out of scope is 404. */

@@ -5,6 +5,7 @@ import type { AdminCore } from '../../core.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import { AdminError, Validation, type ErrorDetails } from '../../errors/index.ts';
 import { FieldError } from '../../fields/types.ts';
+import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { containsNul } from '../../fields/common.ts';
 import { isPlainObject } from '../../validation/body.ts';
 import { saveViolation } from './constraints.ts';
@@ -34,7 +35,7 @@ function checkKeys(controller: ResolvedController, mode: 'create' | 'update', bo
 interface Decoded {
   values: Map<ResolvedField, unknown>;
   virtual: Record<string, unknown>;
-  notices: Array<{ field: string; message: string; locale: string }>;
+  notices: FieldNotice[];
 }
 
 /** Decodes every submitted value by its type; 403 refusals win over 422 ones, before any write. */
@@ -69,7 +70,7 @@ async function decodeValues(controller: ResolvedController, mode: 'create' | 'up
         property: field.info,
         relation: field.relation,
         permissions: req.core.registry.permissions,
-        notice: (message: string) => decoded.notices.push({ field: field.name, message, locale: req.locale }),
+        notice: (message: string, locale = req.locale) => decoded.notices.push({ field: field.name, message, locale }),
       });
       // `undefined` means "leave the stored value alone" (an empty password on update, say).
       if (result === undefined) continue;

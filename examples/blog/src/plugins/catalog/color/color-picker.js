@@ -1,0 +1,93 @@
+// <acme-color-picker>: the client element of the acme/catalog `color` field type.
+// The admin application sets `value` (a "#rrggbb" string or null), `typeOptions` ({ palette })
+// and, on an existing record, `uploadUrl` (POST /{ctl}/{id}/fields/{field}/upload). The element
+// answers with a `change` event whose `detail.value` is the new colour (null when cleared).
+// DOM is built with createElement only: no markup is ever parsed from data.
+
+const LONG = /^#[0-9a-f]{6}$/i;
+
+class AcmeColorPicker extends HTMLElement {
+  #value = null;
+  #options = {};
+  #input;
+  #swatches;
+  #file;
+  #message;
+
+  connectedCallback() {
+    if (this.#input) return;
+    this.classList.add('acme-color-picker');
+    this.#input = Object.assign(document.createElement('input'), { type: 'color', className: 'acme-color-picker__input' });
+    this.#input.addEventListener('input', () => this.#set(this.#input.value));
+    const clear = Object.assign(document.createElement('button'), { type: 'button', className: 'acme-color-picker__clear', textContent: '×' });
+    clear.setAttribute('aria-label', 'Clear');
+    clear.addEventListener('click', () => this.#set(null));
+    this.#swatches = Object.assign(document.createElement('div'), { className: 'acme-color-picker__swatches' });
+    this.#file = Object.assign(document.createElement('input'), { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', className: 'acme-color-picker__file' });
+    this.#file.addEventListener('change', () => this.#upload());
+    this.#message = Object.assign(document.createElement('span'), { className: 'acme-color-picker__message' });
+    this.append(this.#input, clear, this.#swatches, this.#file, this.#message);
+    this.#render();
+  }
+
+  get value() {
+    return this.#value;
+  }
+
+  set value(value) {
+    this.#value = typeof value === 'string' && LONG.test(value) ? value.toLowerCase() : null;
+    this.#render();
+  }
+
+  set typeOptions(options) {
+    this.#options = options && typeof options === 'object' ? options : {};
+    this.#render();
+  }
+
+  get uploadUrl() {
+    return this.getAttribute('upload-url');
+  }
+
+  set uploadUrl(url) {
+    if (url) this.setAttribute('upload-url', url);
+    else this.removeAttribute('upload-url');
+    this.#render();
+  }
+
+  #set(value) {
+    this.value = value;
+    this.dispatchEvent(new CustomEvent('change', { bubbles: true, detail: { value: this.#value } }));
+  }
+
+  async #upload() {
+    const file = this.#file.files?.[0];
+    if (!file || !this.uploadUrl) return;
+    const body = new FormData();
+    body.append('file', file);
+    this.#message.textContent = '';
+    const response = await fetch(this.uploadUrl, { method: 'POST', body, credentials: 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+    const answer = await response.json().catch(() => ({}));
+    if (response.ok && typeof answer.data?.color === 'string') this.#set(answer.data.color);
+    else this.#message.textContent = Object.values(answer.error?.details ?? {}).flat()[0] ?? answer.error?.message ?? '';
+    this.#file.value = '';
+  }
+
+  #render() {
+    if (!this.#input) return;
+    this.#input.value = this.#value ?? '#000000';
+    this.toggleAttribute('data-empty', this.#value === null);
+    this.#file.hidden = !this.uploadUrl;
+    const palette = Array.isArray(this.#options.palette) ? this.#options.palette : [];
+    this.#swatches.replaceChildren(
+      ...palette.map((color) => {
+        const swatch = Object.assign(document.createElement('button'), { type: 'button', className: 'acme-color-picker__swatch', title: color });
+        swatch.style.setProperty('--swatch', color);
+        swatch.setAttribute('aria-pressed', String(color === this.#value));
+        swatch.addEventListener('click', () => this.#set(color));
+        return swatch;
+      }),
+    );
+  }
+}
+
+if (!customElements.get('acme-color-picker')) customElements.define('acme-color-picker', AcmeColorPicker);

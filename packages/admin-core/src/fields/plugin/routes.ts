@@ -1,0 +1,62 @@
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController } from '../../controllers/resolve.ts';
+import { ok } from '../../http/envelope.ts';
+import type { RouteDefinition } from '../../http/types.ts';
+import { pluginFieldTypeOf, type PluginFieldType } from './field-type.ts';
+
+/** ControllerAssets (spec 2.3): script and style URLs. */
+export interface ControllerAssets {
+  scripts: string[];
+  styles: string[];
+}
+
+/** The versioned URLs (`?v=<content hash>`) of one type's client files. */
+const assetUrls = (type: PluginFieldType, core: AdminCore): ControllerAssets => ({
+  scripts: type.assets.scripts.map((file) => core.registry.assets.url(type.vendor, type.pluginName, file)),
+  styles: type.assets.styles.map((file) => core.registry.assets.url(type.vendor, type.pluginName, file)),
+});
+
+/** One entry of `GET /field-types`. */
+export function describeFieldType(type: PluginFieldType, core: AdminCore) {
+  return {
+    alias: type.name,
+    plugin: type.plugin,
+    element: type.element,
+    translatable: type.translatable,
+    options: [...type.optionKeys],
+    ...assetUrls(type, core),
+    ...(type.upload ? { upload: { maxBytes: type.upload.maxBytes, ...(type.upload.accept ? { accept: [...type.upload.accept] } : {}) } } : {}),
+  };
+}
+
+/**
+ * `GET /field-types` (spec 4.2): every plugin field type, in registration order, for any
+ * signed-in admin: the client loads the scripts and styles before it renders a type's element.
+ */
+export const fieldTypeRoutes: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/field-types',
+    handler: (_req, core) => {
+      const types = [...core.registry.fieldTypes.values()].flatMap((type) => pluginFieldTypeOf(type) ?? []);
+      return ok(types.map((type) => describeFieldType(type, core)));
+    },
+  },
+];
+
+/**
+ * FormView `assets`: the versioned script and style URLs of the plugin field types the form
+ * uses, in field order, each once. Without a core (a schema built outside an admin) they are empty.
+ */
+export function formAssets(controller: ResolvedController, core: AdminCore | undefined): ControllerAssets {
+  const assets: ControllerAssets = { scripts: [], styles: [] };
+  if (!core) return assets;
+  for (const field of controller.fields.values()) {
+    const type = pluginFieldTypeOf(field.type);
+    if (!type) continue;
+    const urls = assetUrls(type, core);
+    for (const url of urls.scripts) if (!assets.scripts.includes(url)) assets.scripts.push(url);
+    for (const url of urls.styles) if (!assets.styles.includes(url)) assets.styles.push(url);
+  }
+  return assets;
+}
