@@ -24,7 +24,8 @@ export function parseId(value: string | undefined): number {
   return Number(value);
 }
 
-const idsSchema = object({ ids: array(number().required().integer().min(1).max(2_147_483_647)).required().min(1).max(1000) });
+/** AdminIDsRequest: bulk delete and bulk actions. */
+export const idsSchema = object({ ids: array(number().required().integer().min(1).max(2_147_483_647)).required().min(1).max(1000) });
 
 const em = (core: AdminCore) => core.db.orm.em.fork() as EntityManager;
 const scopeCtx = (req: AdminRequest, core: AdminCore) => ({ principal: req.principal!, em: em(core) });

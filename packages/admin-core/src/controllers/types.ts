@@ -199,7 +199,7 @@ export interface ControllerConfig<E = any> {
   scopes?: { list?: Scope; form?: Scope };
   hooks?: ControllerHooks<E>;
   /** Record, bulk, toolbar and widget actions, registered by name (docs/actions.md). */
-  actions?: ControllerActions<E>;
+  actions?: ControllerActions<NoInfer<E>>;
   /** Partials by name (docs/partials.md). */
   partials?: Record<string, PartialConfig>;
 }

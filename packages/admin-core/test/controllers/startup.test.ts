@@ -194,6 +194,8 @@ describe('start-up validation of controllers', () => {
         messages: { saved: 'Saved!' },
         redirects: { create: { redirect: 'x' }, default: 'y' },
       },
+      // A declared bulk action is a registered one (docs/actions.md).
+      actions: { bulk: { archive: { run() {} } } },
     });
     // Every check passed: the first thing to fail is the first query (nothing listens).
     const error = await start(controller);

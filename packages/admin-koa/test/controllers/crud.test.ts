@@ -58,7 +58,14 @@ describe('record routes of a controller', () => {
     const res = await su.get(`${POSTS}/${created.data.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(created.data);
-    expect(res.body.meta).toEqual({ labels: { categories: [{ label: 'Food', value: food }], author: [] }, actions: [] });
+    // A draft: the superuser may publish and archive it (docs/actions.md).
+    expect(res.body.meta).toEqual({
+      labels: { categories: [{ label: 'Food', value: food }], author: [] },
+      actions: [
+        { name: 'publish', label: 'Publish' },
+        { name: 'archive', label: 'Archive', confirm: 'Archive this post? It stays in the list but is no longer public.', danger: true },
+      ],
+    });
   });
 
   it('applies defaults on create (status draft, empty tags and categories)', async () => {

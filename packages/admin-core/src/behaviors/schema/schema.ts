@@ -70,7 +70,7 @@ export function listSchema(
   controller: ResolvedController,
   strings: Strings,
   locale: string,
-  actions: { bulkActions: Array<Record<string, unknown>>; toolbarActions: Array<{ name: string; label: string }> },
+  actions: { bulkActions: Array<Record<string, unknown>>; toolbarActions: Array<{ name: string; label: string }>; toolbarButtons?: string[] },
 ) {
   const list = controller.list;
   const t = (key: string) => strings.t(locale, key);
@@ -112,7 +112,7 @@ export function listSchema(
     showSetup: list.showSetup ?? false,
     showSorting: list.showSorting ?? true,
     toolbarActions: actions.toolbarActions,
-    toolbarButtons: list.toolbar?.buttons ?? ['create', 'delete'],
+    toolbarButtons: actions.toolbarButtons ?? list.toolbar?.buttons ?? ['create', 'delete'],
     ...(list.defaultSort ? { defaultSort: { ...list.defaultSort } } : {}),
     ...(list.headerPartial ? { headerPartial: list.headerPartial } : {}),
     meta: { locale },

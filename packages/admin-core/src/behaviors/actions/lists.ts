@@ -1,0 +1,53 @@
+import { hasPermissions } from '../../auth/permissions.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController } from '../../controllers/resolve.ts';
+import type { Strings } from '../../i18n/strings.ts';
+import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './types.ts';
+
+/*
+ * The lists of actions served to the admin application (spec 5.9): each filtered for the
+ * principal with the same permission check the action routes make, so an admin is never
+ * offered an action that would answer 403.
+ */
+
+/**
+ * `meta.actions` of a shown record: the record actions the principal may run and that apply to
+ * it, in declaration order. Always an array (`[]` when none), as every record answer has served.
+ */
+export function recordActionsFor(controller: ResolvedController, record: Record<string, unknown>, ctx: { principal: Principal; strings: Strings; locale: string; core?: AdminCore }): RecordAction[] {
+  const t = (key: string) => ctx.strings.t(ctx.locale, key);
+  const actions: RecordAction[] = [];
+  for (const [name, action] of Object.entries(controller.config.actions?.record ?? {})) {
+    if (!hasPermissions(ctx.principal, action.permissions)) continue;
+    if (action.appliesTo && !action.appliesTo(record)) continue;
+    actions.push({ name, label: t(action.label), ...(action.confirm ? { confirm: t(action.confirm) } : {}), ...(action.danger === true ? { danger: true as const } : {}) });
+  }
+  return actions;
+}
+
+/**
+ * The list schema's `bulkActions` (declared order) and `toolbarActions` (in `toolbar.buttons`
+ * order), filtered for the principal; `toolbarButtons` is the declared buttons without the
+ * toolbar actions the principal may not run, so no list names an action it cannot use.
+ */
+export function listActions(controller: ResolvedController, principal: Principal | undefined, strings: Strings, locale: string): { bulkActions: BulkAction[]; toolbarActions: ToolbarAction[]; toolbarButtons: string[] } {
+  const t = (key: string) => strings.t(locale, key);
+  const registered = controller.config.actions ?? {};
+  const bulkActions = (controller.list.bulkActions ?? [])
+    .filter((declared) => Object.hasOwn(registered.bulk ?? {}, declared.name) && hasPermissions(principal, registered.bulk![declared.name]!.permissions))
+    .map((declared) => ({ name: declared.name, label: t(declared.label), ...(declared.confirm ? { confirm: t(declared.confirm) } : {}) }));
+  const toolbarActions: ToolbarAction[] = [];
+  const toolbarButtons: string[] = [];
+  for (const name of controller.list.toolbar?.buttons ?? [...BUILTIN_TOOLBAR_BUTTONS]) {
+    if (BUILTIN_TOOLBAR_BUTTONS.includes(name)) {
+      toolbarButtons.push(name);
+      continue;
+    }
+    const action = Object.hasOwn(registered.toolbar ?? {}, name) ? registered.toolbar![name]! : undefined;
+    if (!action || !hasPermissions(principal, action.permissions)) continue;
+    toolbarActions.push({ name, label: t(action.label) });
+    toolbarButtons.push(name);
+  }
+  return { bulkActions, toolbarActions, toolbarButtons };
+}

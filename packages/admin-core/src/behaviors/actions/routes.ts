@@ -1,0 +1,118 @@
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController } from '../../controllers/resolve.ts';
+import { idsSchema, parseId } from '../../controllers/routes.ts';
+import { Validation, type ErrorDetails } from '../../errors/index.ts';
+import { ok } from '../../http/envelope.ts';
+import type { AdminRequest, RouteDefinition } from '../../http/types.ts';
+import { isPlainObject, validateBody } from '../../validation/body.ts';
+import { encodedSize } from './result.ts';
+import { bulkAction, runBulkAction, runRecordAction, runToolbarAction, runWidgetAction, toolbarAction, widgetAction, type ActionRequest, type WidgetRequest } from './run.ts';
+import { WIDGET_PAYLOAD_MAX_BYTES } from './types.ts';
+
+const WIDGET_KEYS = ['record_id', 'values', 'payload'];
+const MAX_ID = 2_147_483_647;
+
+const request = (req: AdminRequest, core: AdminCore): ActionRequest => ({ core, principal: req.principal!, locale: req.locale });
+
+/** AdminActionRequest of a widget route: only its three keys, each of the right kind. */
+export function parseWidgetBody(body: unknown, core: AdminCore, locale: string): WidgetRequest {
+  if (body === undefined) return {};
+  if (!isPlainObject(body)) throw Validation({ body: [core.strings.t(locale, 'backend::validation.body_object')] });
+  const details: ErrorDetails = {};
+  const refuse = (key: string, messageKey: string, params: Record<string, string | number> = {}) =>
+    Object.defineProperty(details, key, { value: [core.strings.t(locale, messageKey, params)], enumerable: true });
+  for (const key of Object.keys(body)) if (!WIDGET_KEYS.includes(key)) refuse(key, 'backend::validation.unknown_key');
+  const { record_id: recordId, values, payload } = body;
+  if (recordId !== undefined) {
+    if (typeof recordId !== 'number' || !Number.isInteger(recordId)) refuse('record_id', 'backend::validation.integer');
+    else if (recordId < 1 || recordId > MAX_ID) refuse('record_id', 'backend::validation.between', { min: 1, max: MAX_ID });
+  }
+  if (values !== undefined && !isPlainObject(values)) refuse('values', 'backend::validation.object');
+  // Measured as it re-encodes: the canonical JSON the action could send on, whitespace aside.
+  if (payload !== undefined && (encodedSize(payload) ?? Infinity) > WIDGET_PAYLOAD_MAX_BYTES) {
+    refuse('payload', 'backend::actions.payload_too_large', { size: '64 KiB' });
+  }
+  if (Object.keys(details).length) throw Validation(details);
+  return body as WidgetRequest;
+}
+
+/** A toolbar action takes no input: the body must be exactly `{}` (each other key is named). */
+function checkEmptyBody(body: unknown, core: AdminCore, locale: string): void {
+  if (isPlainObject(body) && Object.keys(body).length === 0) return;
+  if (isPlainObject(body)) {
+    throw Validation(Object.fromEntries(Object.keys(body).map((key) => [key, [core.strings.t(locale, 'backend::validation.unknown_key')]])));
+  }
+  throw Validation({ body: [core.strings.t(locale, 'backend::actions.body_empty_object')] });
+}
+
+/**
+ * The action routes of one controller (spec 4.4), each with its full path; `route` adds the
+ * controller's permissions, and each operation checks the action's own. Record actions take no
+ * body; bulk actions an AdminIDsRequest; toolbar actions exactly `{}`; widget actions an
+ * AdminActionRequest. Toolbar and widget routes require `X-Requested-With` on every transport.
+ */
+export function actionRoutes(controller: ResolvedController, route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition): RouteDefinition[] {
+  const base = `/${controller.address}`;
+  const actions = controller.config.actions ?? {};
+  const hasList = controller.config.singleton !== true && controller.config.list !== undefined;
+  // A route exists only where something can answer it: elsewhere the path is the JSON 404 of any unknown route.
+  const routes: RouteDefinition[] = [];
+  if (Object.keys(actions.record ?? {}).length > 0) {
+    routes.push(
+      route({
+        method: 'POST',
+        path: `${base}/:id/actions/:action`,
+        body: 'none',
+        handler: async (req, core) => ok(await runRecordAction(controller, parseId(req.params.id), req.params.action!, request(req, core))),
+      }),
+    );
+  }
+  if (hasList && (controller.list.bulkActions ?? []).length > 0) {
+    routes.push(
+      route({
+        method: 'POST',
+        path: `${base}/bulk/:action`,
+        body: 'json',
+        handler: async (req, core) => {
+          const r = request(req, core);
+          // Unknown or forbidden before the body is read: no body tells a caller whether it exists.
+          bulkAction(controller, req.params.action!, r.principal);
+          const { ids } = validateBody(idsSchema, req.body, core.strings, req.locale);
+          return ok(await runBulkAction(controller, ids as number[], req.params.action!, r));
+        },
+      }),
+    );
+  }
+  if (hasList && Object.keys(actions.toolbar ?? {}).length > 0) {
+    routes.push(
+      route({
+        method: 'POST',
+        path: `${base}/toolbar/:action`,
+        body: 'json',
+        requireXhr: true,
+        handler: async (req, core) => {
+          const r = request(req, core);
+          toolbarAction(controller, req.params.action!, r.principal);
+          checkEmptyBody(req.body, core, req.locale);
+          return ok(await runToolbarAction(controller, req.params.action!, r));
+        },
+      }),
+    );
+  }
+  if ([...controller.fields.values()].some((field) => field.type.name === 'widget')) {
+    routes.push(
+      route({
+        method: 'POST',
+        path: `${base}/widgets/:field`,
+        body: 'json',
+        requireXhr: true,
+        handler: async (req, core) => {
+          const r = request(req, core);
+          widgetAction(controller, req.params.field!, r.principal);
+          return ok(await runWidgetAction(controller, req.params.field!, parseWidgetBody(req.body, core, req.locale), r));
+        },
+      }),
+    );
+  }
+  return routes;
+}

@@ -1,0 +1,154 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hasPermissions } from '../../auth/permissions.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { AdminCore } from '../../core.ts';
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import { Conflict, Forbidden, NotFound } from '../../errors/index.ts';
+import { lockScopedSelection } from '../form/delete.ts';
+import { loadRecord } from '../form/record.ts';
+import { encodeData, isScalar, messageOf } from './result.ts';
+import type { ActionContext, AdminActionResult, BulkActionResult } from './types.ts';
+
+/**
+ * The operations behind the action routes (spec 4.4): each finds the action (404), checks its
+ * permissions (403), then opens one transaction in which it loads and locks what the action
+ * works on, runs it, and encodes the answer. Anything thrown rolls everything back: an
+ * `AdminError` keeps its status, any other error is an opaque 500.
+ */
+
+export interface ActionRequest {
+  core: AdminCore;
+  principal: Principal;
+  locale: string;
+}
+
+function actionContext({ core, principal, locale }: ActionRequest, em: EntityManager): ActionContext {
+  return {
+    em,
+    principal,
+    locale,
+    t: (key, params) => core.strings.t(locale, key, params),
+    // Through the transaction's connection: the embedded database has one, a second would wait for it.
+    settings: (code) => core.settings.values(code, em),
+  };
+}
+
+/** Runs `work` in one transaction on a fresh entity manager. */
+const inTransaction = <T>(core: AdminCore, work: (em: EntityManager) => Promise<T>): Promise<T> =>
+  core.db.orm.em.fork().transactional((em) => work(em as EntityManager));
+
+/** A registered action of one kind, or 404 (an own key only: `toString` is no action). */
+function find<K extends 'record' | 'bulk' | 'toolbar' | 'widget'>(controller: ResolvedController, kind: K, name: string) {
+  const byName = controller.config.actions?.[kind];
+  if (!byName || !Object.hasOwn(byName, name)) throw NotFound();
+  return byName[name] as NonNullable<NonNullable<ResolvedController['config']['actions']>[K]>[string];
+}
+
+/** The action's own permissions, on top of the controller's (checked by the route). */
+function gate(principal: Principal, permissions: readonly string[] | undefined): void {
+  if (!hasPermissions(principal, permissions)) throw Forbidden();
+}
+
+/** A record action by name, permitted for the principal, or 404 / 403. */
+export function recordAction(controller: ResolvedController, name: string, principal: Principal) {
+  const action = find(controller, 'record', name);
+  gate(principal, action.permissions);
+  return action;
+}
+
+/** `POST /{ctl}/{id}/actions/{action}`: through the form scope, with a row lock. */
+export async function runRecordAction(controller: ResolvedController, id: number, name: string, req: ActionRequest): Promise<AdminActionResult> {
+  const action = recordAction(controller, name, req.principal);
+  return inTransaction(req.core, async (em) => {
+    const record = await loadRecord(controller, id, { principal: req.principal, em }, { lock: true });
+    if (action.appliesTo && !action.appliesTo(record)) throw Conflict('action_not_applicable', 'backend::errors.action_not_applicable');
+    const outcome = (await action.run(record, actionContext(req, em))) ?? {};
+    return { fill: {}, message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
+  });
+}
+
+/** A bulk action: registered and declared in the list's `bulkActions` (a singleton has none), or 404. */
+export function bulkAction(controller: ResolvedController, name: string, principal: Principal) {
+  const declared = controller.config.singleton !== true && (controller.list.bulkActions ?? []).some((declaration) => declaration.name === name);
+  if (!declared) throw NotFound();
+  const action = find(controller, 'bulk', name);
+  gate(principal, action.permissions);
+  return action;
+}
+
+/**
+ * `POST /{ctl}/bulk/{action}`: the ids are resolved and locked (`FOR UPDATE`, in id order) through
+ * the list scope before the action runs. A partly scoped selection is 409 `bulk_partly_scoped`;
+ * a selection with no scoped row answers `affected: 0` without running the action.
+ */
+export async function runBulkAction(controller: ResolvedController, ids: number[], name: string, req: ActionRequest): Promise<BulkActionResult> {
+  const action = bulkAction(controller, name, req.principal);
+  return inTransaction(req.core, async (em) => {
+    const records = await lockScopedSelection(controller, ids, em, req.principal);
+    if (records.length === 0) return { affected: 0, message: req.core.strings.t(req.locale, 'backend::actions.bulk_none') };
+    const outcome = (await action.run(records, actionContext(req, em))) ?? {};
+    const affected = outcome.affected ?? records.length;
+    if (!Number.isSafeInteger(affected) || affected < 0) throw new Error(`bulk action "${name}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
+    const message = outcome.message === undefined ? req.core.strings.t(req.locale, 'backend::actions.bulk_done', {}, affected) : messageOf(req, outcome.message);
+    return { affected, message };
+  });
+}
+
+/** A toolbar action: listed in the list's `toolbar.buttons` and registered, or 404. */
+export function toolbarAction(controller: ResolvedController, name: string, principal: Principal) {
+  const listed = controller.config.singleton !== true && (controller.list.toolbar?.buttons ?? []).includes(name);
+  if (!listed) throw NotFound();
+  const action = find(controller, 'toolbar', name);
+  gate(principal, action.permissions);
+  return action;
+}
+
+/** `POST /{ctl}/toolbar/{action}`: no input; `fill` is always empty. */
+export async function runToolbarAction(controller: ResolvedController, name: string, req: ActionRequest): Promise<AdminActionResult> {
+  const action = toolbarAction(controller, name, req.principal);
+  return inTransaction(req.core, async (em) => {
+    const outcome = (await action.run(actionContext(req, em))) ?? {};
+    return { fill: {}, message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
+  });
+}
+
+/** The `type: widget` form field named in the path and its action, or 404 / 403. */
+export function widgetAction(controller: ResolvedController, fieldName: string, principal: Principal) {
+  const field = controller.fields.get(fieldName);
+  if (!field || field.type.name !== 'widget' || typeof field.config.action !== 'string') throw NotFound();
+  const action = find(controller, 'widget', field.config.action);
+  gate(principal, action.permissions);
+  return { field, action };
+}
+
+/** Keeps the field's `fill` keys whose value is a scalar; drops everything else. */
+export function fillOf(field: ResolvedField, source: unknown): Record<string, string | number | boolean | null> {
+  const out: Record<string, string | number | boolean | null> = {};
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return out;
+  for (const key of field.config.fill ?? []) {
+    if (!Object.hasOwn(source, key)) continue;
+    const value = (source as Record<string, unknown>)[key];
+    if (isScalar(value)) out[key] = value;
+  }
+  return out;
+}
+
+export interface WidgetRequest {
+  record_id?: number;
+  values?: Record<string, unknown>;
+  payload?: unknown;
+}
+
+/**
+ * `POST /{ctl}/widgets/{field}`: `record_id` is loaded and locked through the form scope (404
+ * out of scope); only the field's `fill` keys with scalar values reach the action and the answer.
+ */
+export async function runWidgetAction(controller: ResolvedController, fieldName: string, body: WidgetRequest, req: ActionRequest): Promise<AdminActionResult> {
+  const { field, action } = widgetAction(controller, fieldName, req.principal);
+  return inTransaction(req.core, async (em) => {
+    const record = body.record_id === undefined ? undefined : await loadRecord(controller, body.record_id, { principal: req.principal, em }, { lock: true });
+    const input = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };
+    const outcome = (await action.run(input, actionContext(req, em))) ?? {};
+    return { fill: fillOf(field, outcome.fill), message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
+  });
+}
