@@ -60,7 +60,7 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     plugins,
     storage: { root: paths.storage },
     // The core never reads the environment: the host hands the journal's search key over.
-    settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey } } },
+    settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey, typesense_url: settings.typesenseUrl } } },
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let server: Server | undefined;

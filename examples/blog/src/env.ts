@@ -26,6 +26,8 @@ export interface AppSettings {
    * `settings.env` (it then wins over a key stored in the admin, whose state shows `env`).
    */
   typesenseApiKey: string | undefined;
+  /** `TYPESENSE_URL`: the journal's `typesense_url`; required with `TYPESENSE_API_KEY` (the key is bound to it). */
+  typesenseUrl: string | undefined;
 }
 
 /** A start-up refusal caused by the environment: the message names the variable and the fix. */
@@ -81,6 +83,7 @@ export function readSettings(env: Env): AppSettings {
     demoData: flag(env.CMS_DEMO_DATA),
     trustProxy: flag(env.TRUST_PROXY),
     typesenseApiKey: nonEmpty(env.TYPESENSE_API_KEY),
+    typesenseUrl: nonEmpty(env.TYPESENSE_URL),
   };
 }
 

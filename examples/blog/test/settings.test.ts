@@ -15,6 +15,7 @@ describe('readSettings', () => {
       demoData: false,
       trustProxy: false,
       typesenseApiKey: undefined,
+      typesenseUrl: undefined,
     });
   });
 
@@ -36,8 +37,9 @@ describe('readSettings', () => {
       CMS_DEMO_DATA: '1',
       TRUST_PROXY: 'true',
       TYPESENSE_API_KEY: 'ts-key',
+      TYPESENSE_URL: 'http://127.0.0.1:8108',
     });
-    expect(settings).toMatchObject({ port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db:5432/cms', production: true, demoData: true, trustProxy: true, typesenseApiKey: 'ts-key' });
+    expect(settings).toMatchObject({ port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db:5432/cms', production: true, demoData: true, trustProxy: true, typesenseApiKey: 'ts-key', typesenseUrl: 'http://127.0.0.1:8108' });
     expect(settings.dataDir).toBe(resolve('var/cms'));
     expect(settings.admin).toEqual({ login: 'root', email: 'root@example.org', password: 'long enough' });
   });

@@ -49,6 +49,8 @@ export const journalSettings: Record<string, SettingsDefinition> = {
           tab: 'cms.journal::settings.tabs.search',
         },
       },
+      // The stored key goes only to the server it was entered for: a new URL needs the key again.
+      bindSecrets: { typesense_api_key: ['typesense_url'] },
     },
   },
 };

@@ -103,6 +103,25 @@ describe('journal settings', () => {
     expect((await client.put('settings/journal', { typesense_api_key: 42 })).status).toBe(422);
     expect((await t.core.settings.values('journal')).search_use_typesense).toBe(false);
   });
+
+  it('a stored key is cleared when the URL changes without a new key: it never goes to another server', async () => {
+    const client = await editor();
+    await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:8108', typesense_api_key: 'bound-key-1' });
+    expect((await client.get('settings/journal')).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
+    // Another field changes: the key stays.
+    expect((await client.put('settings/journal', { rss_title: 'Same server' })).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
+    // The same URL sent again is no change.
+    expect((await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:8108' })).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
+    // A new URL without the key: the stored key is gone.
+    const moved = await client.put('settings/journal', { typesense_url: 'http://attacker.example:8108' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.meta.secrets).toEqual({ typesense_api_key: 'empty' });
+    expect((await t.core.settings.values('journal')).typesense_api_key).toBeNull();
+    // A new URL with a new key keeps the new key.
+    const both = await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:9108', typesense_api_key: 'bound-key-2' });
+    expect(both.body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
+    expect((await t.core.settings.values('journal')).typesense_api_key).toBe('bound-key-2');
+  });
 });
 
 describe('the example app hands TYPESENSE_API_KEY to the journal settings', () => {
@@ -113,7 +132,7 @@ describe('the example app hands TYPESENSE_API_KEY to the journal settings', () =
   beforeAll(async () => {
     db = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'cms-journal-settings-'));
-    started = await start(db, dataDir, { ADMIN_PASSWORD: 'correct horse battery', TYPESENSE_API_KEY: KEY });
+    started = await start(db, dataDir, { ADMIN_PASSWORD: 'correct horse battery', TYPESENSE_API_KEY: KEY, TYPESENSE_URL: 'http://127.0.0.1:8108' });
   });
   afterAll(async () => {
     await started.app.close();
@@ -135,5 +154,12 @@ describe('the example app hands TYPESENSE_API_KEY to the journal settings', () =
     expect(JSON.parse(savedText).meta.secrets).toEqual({ typesense_api_key: 'env' });
     expect(savedText).not.toContain(KEY);
     expect((await started.app.admin.core.settings.values('journal')).typesense_api_key).toBe(KEY);
+    // The key is bound to the URL, which the host supplies too: an admin cannot point the key elsewhere.
+    const moved = await fetch(`${started.app.url}${API}/settings/journal`, { method: 'PUT', headers, body: JSON.stringify({ typesense_url: 'http://attacker.example:8108' }) });
+    const movedBody = (await moved.json()) as { data: Record<string, unknown>; meta: { secrets: Record<string, string> } };
+    expect(movedBody.data.typesense_url).toBe('http://127.0.0.1:8108');
+    expect(movedBody.meta.secrets).toEqual({ typesense_api_key: 'env' });
+    expect(await started.app.admin.core.settings.values('journal')).toMatchObject({ typesense_url: 'http://127.0.0.1:8108', typesense_api_key: KEY });
   });
+
 });

@@ -18,14 +18,19 @@ export type ResolvedSettingsEnv = Readonly<Record<string, Readonly<Record<string
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The declared type of a settings field, read from the raw plugin definitions (checked later by the registry). */
-function declaredType(plugins: readonly PluginDefinition[], code: string, field: string): { entry: boolean; type?: unknown } {
+/** Field types whose value the environment may supply: secrets, and plain text (a URL a secret is bound to). */
+const ENV_TYPES = ['password', 'text'];
+
+/** The declared type of a settings field and the entry's `bindSecrets`, read from the raw plugin definitions (checked later by the registry). */
+function declaredType(plugins: readonly PluginDefinition[], code: string, field: string): { entry: boolean; type?: unknown; bound?: unknown } {
   for (const plugin of plugins) {
     const settings = (plugin as { settings?: unknown } | undefined)?.settings;
     if (!isObject(settings) || !Object.hasOwn(settings, code)) continue;
-    const fields = (settings[code] as { form?: { fields?: unknown } } | undefined)?.form?.fields;
+    const form = (settings[code] as { form?: { fields?: unknown; bindSecrets?: unknown } } | undefined)?.form;
+    const fields = form?.fields;
     const declared = isObject(fields) && Object.hasOwn(fields, field) ? fields[field] : undefined;
-    return { entry: true, type: isObject(declared) ? declared.type : undefined };
+    const bindings = form?.bindSecrets;
+    return { entry: true, type: isObject(declared) ? declared.type : undefined, bound: isObject(bindings) && Object.hasOwn(bindings, field) ? bindings[field] : undefined };
   }
   return { entry: false };
 }
@@ -53,10 +58,19 @@ export function resolveSettingsConfig(settings: unknown, plugins: readonly Plugi
       if (value !== undefined && value !== null && typeof value !== 'string') throw ConfigError.at({ key }, 'must be a string (or undefined when the variable is unset)', 'Pass the environment variable as it is, for example `process.env.TYPESENSE_API_KEY`.');
       const declared = declaredType(plugins, code, field);
       if (!declared.entry) throw ConfigError.at({ key }, `no plugin declares the settings code "${code}"`, 'Name a settings code of a registered plugin.');
-      if (declared.type !== 'password') {
-        throw ConfigError.at({ key }, `"${field}" is not a password field of the settings "${code}" (only secrets come from the environment)`, 'Name a `password` field of that settings form.');
+      if (!ENV_TYPES.includes(declared.type as string)) {
+        throw ConfigError.at({ key }, `"${field}" is not a password or text field of the settings "${code}" (only secrets, and the text values they are bound to, come from the environment)`, 'Name a `password` or `text` field of that settings form.');
       }
       if (typeof value === 'string' && value !== '') supplied[field] = value;
+    }
+    // A secret bound to other fields (`bindSecrets`) comes from the environment only with them: an
+    // admin could otherwise point the host's key at another server.
+    for (const field of Object.keys(supplied)) {
+      const bound = declaredType(plugins, code, field).bound;
+      const missing = Array.isArray(bound) ? bound.find((name) => typeof name !== 'string' || !Object.hasOwn(supplied, name)) : undefined;
+      if (missing !== undefined) {
+        throw ConfigError.at({ key: `settings.env.${code}.${field}` }, `the secret is bound to "${String(missing)}", which the environment does not supply`, `Supply \`${String(missing)}\` through \`settings.env.${code}\` as well, or do not supply the secret.`);
+      }
     }
     resolved[code] = Object.freeze(supplied);
   }

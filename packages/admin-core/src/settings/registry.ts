@@ -63,9 +63,10 @@ function checkEntry(plugin: string, code: string, definition: unknown, at: At): 
   if (hasForm) {
     if (!isObject(entry.form)) throw at('form', 'must be `{ fields }`', 'Declare `form: { fields: { … } }`.');
     for (const key of Object.keys(entry.form)) {
-      if (key !== 'fields') throw at(`form.${key}`, 'unknown settings form key', 'A settings form has only `fields`.');
+      if (key !== 'fields' && key !== 'bindSecrets') throw at(`form.${key}`, 'unknown settings form key', 'A settings form has `fields` and `bindSecrets`.');
     }
     fields = resolveSettingsFields(plugin, code, entry.form.fields);
+    checkBindSecrets(at, entry.form.bindSecrets, fields);
   } else if (typeof entry.controller !== 'string' || entry.controller === '') {
     throw at('controller', 'must be a controller address', 'Use `{vendor}/{plugin}/{controller}`, for example "cms/backend/admins".');
   }
@@ -91,6 +92,21 @@ export function checkSettingsLinks(registry: Registry): void {
     }
     if (entry.kind === 'link' && !registry.controllers.has(entry.controller)) {
       throw ConfigError.at({ plugin: entry.plugin, controller: entry.controller, key: `${key}.controller` }, `no controller "${entry.controller}" is registered`, 'Name a controller address `{vendor}/{plugin}/{controller}` of a registered plugin.');
+    }
+  }
+}
+
+/** `form.bindSecrets`: password fields of the form, each bound to other (non-password) fields of it. */
+function checkBindSecrets(at: (key: string, problem: string, fix: string) => Error, bindings: unknown, fields: ReadonlyMap<string, ResolvedField>): void {
+  if (bindings === undefined) return;
+  const fix = 'For example `bindSecrets: { api_key: ["api_url"] }`.';
+  if (!isObject(bindings)) throw at('form.bindSecrets', 'must be an object of password field to field names', fix);
+  for (const [secret, bound] of Object.entries(bindings)) {
+    if (fields.get(secret)?.type.name !== 'password') throw at(`form.bindSecrets.${secret}`, `"${secret}" is not a password field of the form`, fix);
+    if (!Array.isArray(bound) || bound.length === 0) throw at(`form.bindSecrets.${secret}`, 'must be a non-empty list of field names', fix);
+    for (const name of bound) {
+      const field = typeof name === 'string' ? fields.get(name) : undefined;
+      if (!field || field.type.name === 'password') throw at(`form.bindSecrets.${secret}`, `${JSON.stringify(name)} is not a field of the form that holds a value`, fix);
     }
   }
 }

@@ -82,7 +82,7 @@ export class SettingsService {
     const stored = await this.load(code, em ?? (this.#core.db.orm.em.fork() as EntityManager));
     const values: Record<string, unknown> = {};
     for (const field of entry.fields.values()) {
-      values[field.name] = isSecret(field) ? (this.#secretValue(entry, field, stored) ?? null) : this.plainValue(field, stored);
+      values[field.name] = isSecret(field) ? (this.#secretValue(entry, field, stored) ?? null) : (this.#env(entry.code, field.name) ?? this.plainValue(field, stored));
     }
     return values;
   }
@@ -115,7 +115,8 @@ export class SettingsService {
   /** The answer of GET and PUT: plain values only, secret states in `meta`. */
   answer(entry: RegisteredSettings, stored: StoredSettings, notices: SettingsNotice[] = []): SettingsAnswer {
     const data: Record<string, unknown> = {};
-    for (const field of entry.fields.values()) if (!isSecret(field)) data[field.name] = this.plainValue(field, stored);
+    // A plain value the host supplies from its environment wins over the stored one (it is no secret).
+    for (const field of entry.fields.values()) if (!isSecret(field)) data[field.name] = this.#env(entry.code, field.name) ?? this.plainValue(field, stored);
     const meta: SettingsAnswer['meta'] = { secrets: this.secretStates(entry, stored) };
     if (notices.length) meta.notices = notices;
     return { data, exists: stored.exists, meta };

@@ -31,6 +31,12 @@ export interface SettingsDefinition {
 
 export interface SettingsFormDefinition {
   fields: Record<string, FieldConfig>;
+  /**
+   * Secrets bound to other fields: `{ api_key: ['api_url'] }`. A save that changes a bound field
+   * without sending a new secret clears the stored one, so a secret is only ever used with the
+   * values it was entered for (nobody can redirect a stored key to another server).
+   */
+  bindSecrets?: Record<string, string[]>;
 }
 
 /** A checked settings entry, as the registry keeps it (by code, one namespace for every plugin). */

@@ -128,6 +128,14 @@ export async function writeSettings(core: AdminCore, entry: RegisteredSettings, 
         refusals.add(field.name, t(error.messageKey, error.params), error.code);
       }
     }
+    // A bound secret follows its fields: changed without a new secret, the stored one is cleared.
+    for (const [secret, bound] of Object.entries(entry.definition.form?.bindSecrets ?? {})) {
+      const sentNew = typeof body[secret] === 'string' && body[secret] !== '';
+      const changed = bound.some((name) => JSON.stringify(data[name] ?? null) !== JSON.stringify(storedData[name] ?? null));
+      if (sentNew || !changed || !Object.hasOwn(secrets, secret)) continue;
+      delete secrets[secret];
+      if (entry.fields.get(secret)?.config.required && !core.settings.hasEnv(entry.code, secret)) refusals.add(secret, t('backend::validation.required'));
+    }
     refusals.throwIfAny();
     // Only declared fields are written: values of fields a plugin removed are dropped.
     record.data = data;

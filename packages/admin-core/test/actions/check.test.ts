@@ -61,6 +61,7 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
   ['a run that is not a function', (c) => (actions(c).bulk.publish.run = 'publish'), 'actions.bulk.publish.run', /needs a `run` function/],
   ['a record action without label', (c) => delete actions(c).record.publish.label, 'actions.record.publish.label', /non-empty string is required/],
   ['a toolbar action with an empty label', (c) => (actions(c).toolbar.reindex.label = ''), 'actions.toolbar.reindex.label', /non-empty string is required/],
+  ['a toolbar action whose transaction is not a boolean', (c) => (actions(c).toolbar.reindex.transaction = 'no'), 'actions.toolbar.reindex.transaction', /must be true or false/],
   ['a confirm that is not a string', (c) => (actions(c).record.publish.confirm = true), 'actions.record.publish.confirm', /must be a non-empty string/],
   ['danger that is not a boolean', (c) => (actions(c).record.publish.danger = 'yes'), 'actions.record.publish.danger', /must be true or false/],
   ['appliesTo that is not a function', (c) => (actions(c).record.publish.appliesTo = true), 'actions.record.publish.appliesTo', /must be a function/],

@@ -150,6 +150,8 @@ const actions = defineActions<IItem>({
       },
     },
     audit: { label: 'test.actions::audit', permissions: [REOPEN_PERMISSION], run: () => ({ message: 'audited' }) },
+    // Waits on nothing here, but says whether it holds a transaction (an HTTP-bound action must not).
+    outside: { label: 'test.actions::outside', transaction: false, run: (ctx) => ({ message: 'outside', data: { inTransaction: ctx.em.isInTransaction() } }) },
   },
   widget: {
     // Echoes what reached it, and answers `fill` with keys outside `fill` and non-scalars.
@@ -190,7 +192,7 @@ export const itemsController = defineController({
       { name: 'restricted', label: 'Restricted' },
       { name: 'fail', label: 'Fail' },
     ],
-    toolbar: { buttons: ['audit', 'create', 'ping', 'delete'] },
+    toolbar: { buttons: ['audit', 'create', 'ping', 'delete', 'outside'] },
   },
   form: {
     fields: {
@@ -227,6 +229,7 @@ const strings = (de: boolean) => ({
   ping: 'Ping',
   pong: de ? 'Pong: {count}' : 'Pong: {count}',
   audit: de ? 'Prüfen' : 'Audit',
+  outside: de ? 'Draußen' : 'Outside',
   bad_payload: de ? 'Ungültig.' : 'Invalid.',
 });
 

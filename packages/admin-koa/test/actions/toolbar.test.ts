@@ -34,6 +34,14 @@ describe('toolbar actions', () => {
     expect(journal.map((entry) => entry.action)).toEqual(['ping', 'ping']);
   });
 
+  it('runs in a transaction unless the action says `transaction: false`', async () => {
+    const inside = await h.su.post(`${ITEMS}/toolbar/ping`, {}).set(XHR);
+    expect(inside.status).toBe(200);
+    const outside = await toolbar(h.su, 'outside');
+    expect(outside.status, JSON.stringify(outside.body)).toBe(200);
+    expect(outside.body.data).toEqual({ fill: {}, message: 'outside', data: { inTransaction: false } });
+  });
+
   it('refuses every body but `{}`, a payload included: 422, and the action does not run', async () => {
     expect422(await toolbar(h.ann, 'ping', { payload: {} }), ['payload']);
     expect422(await toolbar(h.ann, 'ping', { payload: null }), ['payload']);
@@ -83,8 +91,8 @@ describe('lists of actions in the list schema, per admin', () => {
       { name: 'bump', label: 'Bump', confirm: 'Bump them?' },
       { name: 'fail', label: 'Fail' },
     ]);
-    expect(ann.toolbarActions).toEqual([{ name: 'ping', label: 'Ping' }]);
-    expect(ann.toolbarButtons).toEqual(['create', 'ping', 'delete']);
+    expect(ann.toolbarActions).toEqual([{ name: 'ping', label: 'Ping' }, { name: 'outside', label: 'Outside' }]);
+    expect(ann.toolbarButtons).toEqual(['create', 'ping', 'delete', 'outside']);
     const rita = await schema(h.rita.locale('de'));
     expect(rita.bulkActions).toEqual([
       { name: 'bump', label: 'Hochzählen', confirm: 'Hochzählen?' },
@@ -92,8 +100,8 @@ describe('lists of actions in the list schema, per admin', () => {
       { name: 'fail', label: 'Fail' },
     ]);
     // Declared order of `toolbar.buttons`, not registration order.
-    expect(rita.toolbarActions).toEqual([{ name: 'audit', label: 'Prüfen' }, { name: 'ping', label: 'Ping' }]);
-    expect(rita.toolbarButtons).toEqual(['audit', 'create', 'ping', 'delete']);
-    expect((await schema(h.su)).toolbarActions.map((a: { name: string }) => a.name)).toEqual(['audit', 'ping']);
+    expect(rita.toolbarActions).toEqual([{ name: 'audit', label: 'Prüfen' }, { name: 'ping', label: 'Ping' }, { name: 'outside', label: 'Draußen' }]);
+    expect(rita.toolbarButtons).toEqual(['audit', 'create', 'ping', 'delete', 'outside']);
+    expect((await schema(h.su)).toolbarActions.map((a: { name: string }) => a.name)).toEqual(['audit', 'ping', 'outside']);
   });
 });

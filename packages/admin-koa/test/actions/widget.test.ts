@@ -102,6 +102,13 @@ describe('widget actions', () => {
     expect((await widget(h.rita, 'guarded_helper', {})).body.data).toEqual({ fill: { title: 'guarded' }, message: 'Done.' });
   });
 
+  it('the form schema offers a widget only to an admin who may run its action', async () => {
+    const names = async (client: typeof h.ann) => (await client.get(`${ITEMS}/schema/form`)).body.data.fields.map((f: { name: string }) => f.name);
+    expect(await names(h.ann)).toContain('helper');
+    expect(await names(h.ann)).not.toContain('guarded_helper');
+    expect(await names(h.rita)).toContain('guarded_helper');
+  });
+
   it('requires X-Requested-With on the bearer and the cookie transport', async () => {
     expectError(await h.ann.post(`${ITEMS}/widgets/helper`, {}), 403, 'xhr_required');
     const admin = await h.t.createAdmin({ isSuperuser: true });

@@ -68,6 +68,11 @@ describe('settings start-up checks', () => {
       ['a form that is not an object', withEntry({ label: 'x', form: [] }), /key "settings\.shop\.form": must be `\{ fields \}`/],
       ['an unknown form key', withEntry({ label: 'x', form: { fields: { a: { type: 'text' } }, redirects: {} } }), /key "settings\.shop\.form\.redirects": unknown settings form key/],
       ['a form without fields', withEntry({ label: 'x', form: { fields: {} } }), /key "settings\.shop\.form\.fields": a settings form needs fields/],
+      ['bindSecrets not an object', withEntry({ label: 'x', form: { fields: { key: { type: 'password' } }, bindSecrets: [] } }), /key "settings\.shop\.form\.bindSecrets": must be an object of password field to field names/],
+      ['bindSecrets of a field that is no password', withEntry({ label: 'x', form: { fields: { url: { type: 'text' } }, bindSecrets: { url: ['url'] } } }), /key "settings\.shop\.form\.bindSecrets\.url": "url" is not a password field of the form/],
+      ['bindSecrets with an empty list', withEntry({ label: 'x', form: { fields: { key: { type: 'password' } }, bindSecrets: { key: [] } } }), /key "settings\.shop\.form\.bindSecrets\.key": must be a non-empty list of field names/],
+      ['bindSecrets bound to no field', withEntry({ label: 'x', form: { fields: { key: { type: 'password' } }, bindSecrets: { key: ['url'] } } }), /key "settings\.shop\.form\.bindSecrets\.key": "url" is not a field of the form that holds a value/],
+      ['bindSecrets bound to another secret', withEntry({ label: 'x', form: { fields: { key: { type: 'password' }, other: { type: 'password' } }, bindSecrets: { key: ['other'] } } }), /"other" is not a field of the form that holds a value/],
     ])('refuses %s', (_what, definition, pattern) => refuse([definition], pattern));
 
     it('refuses a link to a controller nobody registers, naming plugin, controller and key', () => {
@@ -141,6 +146,9 @@ describe('settings.env in the host configuration', () => {
     const env = resolve({ env: { shop: { api_key: 'k', webhook_secret: undefined }, journal: { typesense_api_key: '' }, vault: { token: null } } }).settingsEnv;
     expect(env).toEqual({ shop: { api_key: 'k' }, journal: {}, vault: {} });
     expect(Object.isFrozen(env)).toBe(true);
+    // A bound secret comes with its bound text field; a text field may come on its own.
+    expect(resolve({ env: { journal: { typesense_api_key: 'k', typesense_url: 'http://127.0.0.1:8108' } } }).settingsEnv).toEqual({ journal: { typesense_api_key: 'k', typesense_url: 'http://127.0.0.1:8108' } });
+    expect(resolve({ env: { shop: { title: 'From the host' } } }).settingsEnv).toEqual({ shop: { title: 'From the host' } });
   });
 
   it.each([
@@ -149,8 +157,9 @@ describe('settings.env in the host configuration', () => {
     [{ env: 'x' }, /key "settings\.env": must be an object/],
     [{ env: { shop: 'x' } }, /key "settings\.env\.shop": must be an object/],
     [{ env: { nope: { key: 'x' } } }, /key "settings\.env\.nope\.key": no plugin declares the settings code "nope"/],
-    [{ env: { shop: { title: 'x' } } }, /key "settings\.env\.shop\.title": "title" is not a password field of the settings "shop" \(only secrets come from the environment\)/],
-    [{ env: { shop: { missing: 'x' } } }, /key "settings\.env\.shop\.missing": "missing" is not a password field/],
+    [{ env: { shop: { summary: 'x' } } }, /key "settings\.env\.shop\.summary": "summary" is not a password or text field of the settings "shop" \(only secrets, and the text values they are bound to, come from the environment\)/],
+    [{ env: { shop: { missing: 'x' } } }, /key "settings\.env\.shop\.missing": "missing" is not a password or text field/],
+    [{ env: { journal: { typesense_api_key: 'k' } } }, /key "settings\.env\.journal\.typesense_api_key": the secret is bound to "typesense_url", which the environment does not supply/],
   ])('refuses %j', (settings, pattern) => {
     expect(thrown(() => resolve(settings)).message).toMatch(pattern);
   });
@@ -162,7 +171,7 @@ describe('settings.env in the host configuration', () => {
   });
 
   it('reaches the host through createAdmin before the database is touched', async () => {
-    const error = await createAdmin({ ...base, settings: { env: { shop: { title: 'x' } } } }).then(() => undefined, (e: unknown) => e);
+    const error = await createAdmin({ ...base, settings: { env: { shop: { summary: 'x' } } } }).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     const refused = await createAdmin({ ...base, plugins: [definePlugin({ vendor: 'acme', name: 'x', settings: { a: { label: 'A', form: { fields: { r: { type: 'repeater' } } } } } })] }).then(() => undefined, (e: unknown) => e);
     expect((refused as Error).message).toMatch(/plugin "acme\.x", key "settings\.a\.form\.fields\.r\.type": the repeater type is refused/);

@@ -78,7 +78,8 @@ export const postActions = defineActions<IPost>({
     },
   },
   toolbar: {
-    reindex: { label: s('posts.actions.reindex'), run: reindex },
+    // Reads, then waits on the search engine: no transaction (no connection or lock held meanwhile).
+    reindex: { label: s('posts.actions.reindex'), transaction: false, run: reindex },
   },
 });
 

@@ -9,7 +9,7 @@ type Kind = (typeof KINDS)[number];
 const KEYS: Record<Kind, readonly string[]> = {
   record: ['label', 'confirm', 'danger', 'permissions', 'appliesTo', 'run'],
   bulk: ['permissions', 'run'],
-  toolbar: ['label', 'permissions', 'run'],
+  toolbar: ['label', 'permissions', 'transaction', 'run'],
   widget: ['permissions', 'run'],
 };
 
@@ -26,6 +26,7 @@ function checkDefinition(at: At, kind: Kind, name: string, action: unknown, perm
   }
   if (action.confirm !== undefined && (typeof action.confirm !== 'string' || action.confirm === '')) throw at(`${where}.confirm`, 'must be a non-empty string', 'Use a string key or text.');
   if (action.danger !== undefined && typeof action.danger !== 'boolean') throw at(`${where}.danger`, 'must be true or false', 'Use a boolean.');
+  if (action.transaction !== undefined && typeof action.transaction !== 'boolean') throw at(`${where}.transaction`, 'must be true or false', 'Use `false` for an action that must not hold a transaction while it waits.');
   if (action.appliesTo !== undefined && typeof action.appliesTo !== 'function') throw at(`${where}.appliesTo`, 'must be a function', 'Pass `(record) => boolean`.');
   if (action.permissions !== undefined) {
     if (!Array.isArray(action.permissions) || !action.permissions.every((code) => typeof code === 'string')) {

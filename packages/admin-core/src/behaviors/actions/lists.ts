@@ -1,7 +1,7 @@
 import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { AdminCore } from '../../core.ts';
-import type { ResolvedController } from '../../controllers/resolve.ts';
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import type { Strings } from '../../i18n/strings.ts';
 import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './types.ts';
 
@@ -50,4 +50,11 @@ export function listActions(controller: ResolvedController, principal: Principal
     toolbarButtons.push(name);
   }
   return { bulkActions, toolbarActions, toolbarButtons };
+}
+
+/** Whether the form offers this field to the principal: a widget only when its action is permitted. */
+export function widgetPermitted(controller: ResolvedController, field: ResolvedField, principal: Principal | undefined): boolean {
+  if (field.type.name !== 'widget') return true;
+  const action = controller.config.actions?.widget?.[field.config.action as string];
+  return action !== undefined && hasPermissions(principal, action.permissions);
 }

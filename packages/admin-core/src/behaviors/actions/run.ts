@@ -106,10 +106,11 @@ export function toolbarAction(controller: ResolvedController, name: string, prin
 /** `POST /{ctl}/toolbar/{action}`: no input; `fill` is always empty. */
 export async function runToolbarAction(controller: ResolvedController, name: string, req: ActionRequest): Promise<AdminActionResult> {
   const action = toolbarAction(controller, name, req.principal);
-  return inTransaction(req.core, async (em) => {
+  const work = async (em: EntityManager) => {
     const outcome = (await action.run(actionContext(req, em))) ?? {};
     return { fill: {}, message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
-  });
+  };
+  return action.transaction === false ? work(req.core.db.orm.em.fork() as EntityManager) : inTransaction(req.core, work);
 }
 
 /** The `type: widget` form field named in the path and its action, or 404 / 403. */

@@ -72,6 +72,12 @@ export interface ToolbarActionDefinition {
   /** String key or text, served in the list schema's `toolbarActions`. */
   label: string;
   permissions?: string[];
+  /**
+   * `false`: run without a transaction, each query of `ctx.em` on its own. For an action that
+   * reads and then talks to another system (HTTP): it must not hold a database connection, and
+   * row locks, while it waits. Default `true`.
+   */
+  transaction?: boolean;
   run(ctx: ActionContext): ActionOutcome | void | Promise<ActionOutcome | void>;
 }
 

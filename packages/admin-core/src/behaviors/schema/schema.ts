@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { PermissionDefinition } from '../../plugins/define.ts';
 import type { AdminCore } from '../../core.ts';
 import { formAssets } from '../../fields/plugin-types.ts';
+import { widgetPermitted } from '../actions/lists.ts';
 
 /** FormField keys of spec 2.5 served as the author wrote them (labels are localized below). */
 const PASSTHROUGH = [
@@ -50,7 +51,8 @@ export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
   const base = controller.address;
   const messages = Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(strings, locale, form.messages?.[key] ?? `backend::form.${key}`)]));
   return {
-    fields: [...controller.fields.values()].map((field) => formField(field, ctx)),
+    // A widget whose action the admin may not run is not offered (it would only answer 403).
+    fields: [...controller.fields.values()].filter((field) => widgetPermitted(controller, field, ctx.principal)).map((field) => formField(field, ctx)),
     assets: formAssets(controller, ctx.core),
     messages,
     meta: { locale },
