@@ -72,6 +72,9 @@ export const baseColumnType = (ctx: { property?: PropertyInfo }): string | undef
   ctx.property?.columnTypes[0]?.toLowerCase().replace(/\(.*\)$/, '').trim();
 
 export const isString = (value: unknown): value is string => typeof value === 'string';
+/** A scalar a form field can hold: string, finite number, boolean or null. */
+export const isScalar = (value: unknown): value is string | number | boolean | null =>
+  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 export const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
 
 /** Shape checks used by several `check()` functions: each throws a `configError` naming the key. */

@@ -1,5 +1,5 @@
 import { BUILTIN_FIELD_TYPES } from './registry.ts';
-import { configError, isPlainObject, isString, must } from './common.ts';
+import { configError, isPlainObject, isScalar, isString, must } from './common.ts';
 import { isCustomElementName } from './widget.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
@@ -19,9 +19,6 @@ export const BUILTIN_FIELD_TYPE_NAMES: readonly string[] = Object.freeze([...BUI
  * FormView serves no plugin assets.
  */
 export const isPluginFieldType = (type: string | { name: string }): boolean => !BUILTIN_FIELD_TYPES.has(typeof type === 'string' ? type : type.name);
-
-const isScalar = (value: unknown) =>
-  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /**
  * Checks the general keys of any field, and refuses keys its type does not read: a typo or a key

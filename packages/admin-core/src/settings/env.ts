@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/errors.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
+import { isObject } from '../controllers/check-list.ts';
 
 /**
  * Secrets the host supplies from its environment, by settings code and field name:
@@ -16,7 +17,6 @@ export interface SettingsConfig {
 /** Supplied secrets, by code then field, without the unset ones. */
 export type ResolvedSettingsEnv = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Field types whose value the environment may supply: secrets, and plain text (a URL a secret is bound to). */
 const ENV_TYPES = ['password', 'text'];

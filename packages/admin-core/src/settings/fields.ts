@@ -4,6 +4,7 @@ import type { FieldConfig } from '../controllers/types.ts';
 import { checkField } from '../fields/config.ts';
 import { BUILTIN_FIELD_TYPES } from '../fields/registry.ts';
 import type { PropertyInfo } from '../fields/types.ts';
+import { isObject } from '../controllers/check-list.ts';
 
 /**
  * Built-in types a settings form accepts. Settings values are one JSON object per code, not an
@@ -31,7 +32,6 @@ const SETTINGS_REFUSED_KEYS: Readonly<Record<string, string>> = {
 
 const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The JSON "column" each type's start-up check and decode see: settings values live in jsonb, so

@@ -4,13 +4,13 @@ import type { Registry } from '../plugins/registry.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import { resolveSettingsFields } from './fields.ts';
 import type { RegisteredSettings, SettingsDefinition } from './types.ts';
+import { isObject } from '../controllers/check-list.ts';
 
 /** A settings code is one URL segment: `/settings/{code}`. */
 export const SETTINGS_CODE = /^[a-z][a-z0-9_-]{0,63}$/;
 const ENTRY_KEYS = ['label', 'description', 'category', 'icon', 'keywords', 'order', 'permissions', 'form', 'controller'];
 const STRING_KEYS = ['description', 'category', 'icon'] as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks a plugin's `settings` and adds them by code. Codes form one namespace across plugins:

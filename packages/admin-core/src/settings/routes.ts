@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { AdminCore } from '../core.ts';
-import { formField, formsOf } from '../behaviors/schema/schema.ts';
+import { formField, formMessages } from '../behaviors/schema/schema.ts';
 import { ok } from '../http/envelope.ts';
 import type { AdminRequest, AdminResponse, RouteDefinition } from '../http/types.ts';
 import type { RegisteredSettings, SettingsAnswer, SettingsEntry } from './types.ts';
@@ -8,7 +8,6 @@ import type { RegisteredSettings, SettingsAnswer, SettingsEntry } from './types.
 /** Where an entry without `order` sits (as navigation entries do). */
 const DEFAULT_ORDER = 500;
 const DEFAULT_CATEGORY = 'backend::settings.category.misc';
-const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
 
 /** One SettingsEntry (spec 2.3), localized. */
 function settingsEntry(core: AdminCore, entry: RegisteredSettings, locale: string): SettingsEntry {
@@ -47,7 +46,7 @@ export function settingsFormView(core: AdminCore, entry: RegisteredSettings, req
   return {
     fields: [...entry.fields.values()].map((field) => formField(field, ctx)),
     assets: { scripts: [] as string[], styles: [] as string[] },
-    messages: Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(core.strings, locale, `backend::form.${key}`)])),
+    messages: formMessages(core.strings, locale),
     meta: { locale },
     redirects: {
       create: { redirect: page, redirectClose: 'settings' },

@@ -1,9 +1,6 @@
 import type { AdminCore } from '../../core.ts';
 import { ACTION_DATA_MAX_BYTES } from './types.ts';
 
-/** A value the admin application can write into a form field: string, finite number, boolean or null. */
-export const isScalar = (value: unknown): value is string | number | boolean | null =>
-  value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /** The answer's message: the action's (a string key is translated, text passes), else "Done.". */
 export function messageOf(req: { core: AdminCore; locale: string }, message: unknown): string {

@@ -6,7 +6,8 @@ import type { ResolvedController, ResolvedField } from '../../controllers/resolv
 import { Conflict, Forbidden, NotFound } from '../../errors/index.ts';
 import { lockScopedSelection } from '../form/delete.ts';
 import { loadRecord } from '../form/record.ts';
-import { encodeData, isScalar, messageOf } from './result.ts';
+import { encodeData, messageOf } from './result.ts';
+import { isScalar } from '../../fields/common.ts';
 import type { ActionContext, AdminActionResult, BulkActionResult } from './types.ts';
 
 /**

@@ -3,6 +3,7 @@ import type { PluralForms, Strings } from '../../i18n/strings.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { PermissionDefinition } from '../../plugins/define.ts';
 import type { AdminCore } from '../../core.ts';
+import type { FormConfig } from '../../controllers/types.ts';
 import { formAssets } from '../../fields/plugin-types.ts';
 import { widgetPermitted } from '../actions/lists.ts';
 
@@ -44,12 +45,16 @@ export function formField(field: ResolvedField, { strings, locale, principal, pe
   return { ...out, ...extra };
 }
 
+/** FormMessages (spec 2.5): each message as plural forms, `overrides` (keys or text) over the core's. */
+export const formMessages = (strings: Strings, locale: string, overrides: FormConfig['messages'] = {}) =>
+  Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(strings, locale, overrides[key] ?? `backend::form.${key}`)]));
+
 /** FormView (spec 2.5). */
 export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
   const { strings, locale } = ctx;
   const form = controller.config.form!;
   const base = controller.address;
-  const messages = Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(strings, locale, form.messages?.[key] ?? `backend::form.${key}`)]));
+  const messages = formMessages(strings, locale, form.messages);
   return {
     // A widget whose action the admin may not run is not offered (it would only answer 403).
     fields: [...controller.fields.values()].filter((field) => widgetPermitted(controller, field, ctx.principal)).map((field) => formField(field, ctx)),
