@@ -30,7 +30,15 @@ export interface TestAdmin {
   storageRoot: string;
   /** Runs SQL on the admin's own pool (outside any request). */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
-  createAdmin(options?: Partial<Omit<SeededAdmin, 'id'>> & { isSuperuser?: boolean; permissions?: PermissionMap; roleId?: number | null; firstName?: string; lastName?: string }): Promise<SeededAdmin>;
+  createAdmin(
+    options?: Partial<Omit<SeededAdmin, 'id'>> & {
+      isSuperuser?: boolean;
+      permissions?: PermissionMap;
+      roleId?: number | null;
+      firstName?: string;
+      lastName?: string;
+    },
+  ): Promise<SeededAdmin>;
   createRole(code: string, permissions: PermissionMap, name?: string): Promise<number>;
   /** Logs in over the Bearer transport and answers the access token. */
   login(login: string, password: string): Promise<string>;
@@ -87,12 +95,25 @@ export async function startTestAdmin(overrides: Partial<AdminConfig> = {}): Prom
       const rows = await sql<{ id: number }>(
         `insert into cms_admins (login, email, first_name, last_name, password_hash, is_superuser, permissions, role_id)
          values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-        [login, email, options.firstName ?? '', options.lastName ?? '', await hashPassword(password), options.isSuperuser ?? false, JSON.stringify(options.permissions ?? {}), options.roleId ?? null],
+        [
+          login,
+          email,
+          options.firstName ?? '',
+          options.lastName ?? '',
+          await hashPassword(password),
+          options.isSuperuser ?? false,
+          JSON.stringify(options.permissions ?? {}),
+          options.roleId ?? null,
+        ],
       );
       return { id: Number(rows[0]!.id), login, email, password };
     },
     async createRole(code, permissions, name = code) {
-      const rows = await sql<{ id: number }>('insert into cms_roles (code, name, permissions) values (?, ?, ?) returning id', [code, name, JSON.stringify(permissions)]);
+      const rows = await sql<{ id: number }>('insert into cms_roles (code, name, permissions) values (?, ?, ?) returning id', [
+        code,
+        name,
+        JSON.stringify(permissions),
+      ]);
       return Number(rows[0]!.id);
     },
     async login(login, password) {

@@ -49,7 +49,8 @@ export function databaseUrl(adminUrl: string, name: string): string {
  * is reused as it is, so only the first run pays for the seed.
  */
 export async function prepareDatabase(options: PrepareOptions): Promise<PreparedDatabase> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.name)) throw new Error(`The bench database name "${options.name}" must be a lower-case SQL identifier.`);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.name))
+    throw new Error(`The bench database name "${options.name}" must be a lower-case SQL identifier.`);
   const url = databaseUrl(options.adminUrl, options.name);
   const admin = new pg.Client({ connectionString: options.adminUrl });
   await admin.connect().catch((error: unknown) => {
@@ -81,7 +82,11 @@ export async function prepareDatabase(options: PrepareOptions): Promise<Prepared
     },
     {
       log: () => {},
-      logger: { info: () => {}, warn: (m, f) => options.log(`app warning: ${m} ${JSON.stringify(f ?? {})}`), error: (m, f) => options.log(`app error: ${m} ${JSON.stringify(f ?? {})}`) },
+      logger: {
+        info: () => {},
+        warn: (m, f) => options.log(`app warning: ${m} ${JSON.stringify(f ?? {})}`),
+        error: (m, f) => options.log(`app error: ${m} ${JSON.stringify(f ?? {})}`),
+      },
     },
   );
   try {
@@ -111,10 +116,11 @@ export async function prepareDatabase(options: PrepareOptions): Promise<Prepared
       [hash, options.admin.login],
     );
     if (updated.length === 0) {
-      await em.execute(
-        `insert into cms_admins (login, email, first_name, password_hash, is_superuser) values (?, ?, 'Bench', ?, true)`,
-        [options.admin.login, options.admin.email, hash],
-      );
+      await em.execute(`insert into cms_admins (login, email, first_name, password_hash, is_superuser) values (?, ?, 'Bench', ?, true)`, [
+        options.admin.login,
+        options.admin.email,
+        hash,
+      ]);
     }
     // The floor checks its token against this table: a hash lookup, like the app's one
     // authentication query per request.

@@ -49,7 +49,9 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 async function authorLabels(ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const { rows } = await pool.query<{ id: number; label: string }>('select id, login as label from cms_admins where id = any($1)', [unique]);
+  const { rows } = await pool.query<{ id: number; label: string }>('select id, login as label from cms_admins where id = any($1)', [
+    unique,
+  ]);
   return new Map(rows.map((row) => [row.id, row.label]));
 }
 
@@ -75,7 +77,14 @@ async function list(params: URLSearchParams): Promise<Answer> {
   const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
   const meta: Record<string, unknown> = { last_page: lastPage, page, per_page: PER_PAGE, total };
   if (total === 0 || page > lastPage) return { status: 200, body: { data: [], meta } };
-  const { rows } = await pool.query<{ id: number; title: string; slug: string; status: string; published_at: Date | null; author_id: number | null }>(
+  const { rows } = await pool.query<{
+    id: number;
+    title: string;
+    slug: string;
+    status: string;
+    published_at: Date | null;
+    author_id: number | null;
+  }>(
     `select id, title, slug, status, published_at, author_id from journal_posts ${where}
      order by published_at desc, id desc limit ${PER_PAGE} offset ${(page - 1) * PER_PAGE}`,
     args,

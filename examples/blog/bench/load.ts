@@ -48,7 +48,8 @@ export interface Measurement {
 export function combine(stretches: Stretch[]): Measurement {
   const latencies = stretches.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const seconds = stretches.reduce((sum, s) => sum + s.seconds, 0);
-  const at = (q: number) => (latencies.length === 0 ? Number.NaN : latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]!);
+  const at = (q: number) =>
+    latencies.length === 0 ? Number.NaN : latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]!;
   return {
     rps: seconds > 0 ? latencies.length / seconds : 0,
     p50: at(0.5),

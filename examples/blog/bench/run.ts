@@ -45,7 +45,8 @@ function readOptions() {
   });
   const number = (name: string, value: string, min: number, max: number) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${value}".`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${value}".`);
     return n;
   };
   const load: LoadOptions = {
@@ -101,8 +102,16 @@ process.on('exit', killAll);
 
 async function main(): Promise<void> {
   const all = workloads(0);
-  const only = args.only ? new Set(args.only.toUpperCase().split(',').map((s) => s.trim())) : undefined;
-  if (only && [...only].some((id) => !all.some((w) => w.id === id))) throw new Error(`--only takes a list of ${all.map((w) => w.id).join(', ')}.`);
+  const only = args.only
+    ? new Set(
+        args.only
+          .toUpperCase()
+          .split(',')
+          .map((s) => s.trim()),
+      )
+    : undefined;
+  if (only && [...only].some((id) => !all.some((w) => w.id === id)))
+    throw new Error(`--only takes a list of ${all.map((w) => w.id).join(', ')}.`);
 
   dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
   const appEnv = {
@@ -117,7 +126,9 @@ async function main(): Promise<void> {
 
   const busy = loadavg()[0]!;
   if (busy > cpus().length / 2) {
-    log(`Warning: the load average is ${busy.toFixed(1)} on ${cpus().length} cores before the run: other processes compete for the CPU and the figures will be unreliable.`);
+    log(
+      `Warning: the load average is ${busy.toFixed(1)} on ${cpus().length} cores before the run: other processes compete for the CPU and the figures will be unreliable.`,
+    );
   }
   log(`Database: ${databaseName} on ${redact(adminUrl)}`);
   const started = performance.now();
@@ -274,7 +285,9 @@ async function login(appUrl: string): Promise<string> {
   });
   const body = (await response.json()) as { data?: { access_token?: string } };
   if (!response.ok || !body.data?.access_token) {
-    throw new Error(`Login as "${ADMIN_LOGIN}" failed (${response.status}); the bench database may hold another superuser: rerun with --fresh.`);
+    throw new Error(
+      `Login as "${ADMIN_LOGIN}" failed (${response.status}); the bench database may hold another superuser: rerun with --fresh.`,
+    );
   }
   return body.data.access_token;
 }
@@ -291,7 +304,12 @@ async function compareAnswers(selected: Workload[], appUrl: string, appToken: st
     ]);
     const [appBody, floorBody] = [await a.text(), await f.text()];
     if (a.status !== 200 || f.status !== 200) {
-      throw new Error(`${workload.id} ${workload.path}: app answered ${a.status}, floor ${f.status}: ${a.status !== 200 ? appBody : floorBody}`.slice(0, 500));
+      throw new Error(
+        `${workload.id} ${workload.path}: app answered ${a.status}, floor ${f.status}: ${a.status !== 200 ? appBody : floorBody}`.slice(
+          0,
+          500,
+        ),
+      );
     }
     const same = appBody === floorBody;
     log(`${workload.id}: app and floor answer ${same ? 'the same JSON' : 'DIFFERENTLY'} (${appBody.length.toLocaleString('en')} bytes)`);
@@ -323,11 +341,18 @@ function table(selected: Workload[], results: Map<string, Result>): string {
     rows.push([`${workload.id} ${workload.title}`, 'floor', ...figures(result.floor), '', '']);
     rows.push(['', 'app', ...figures(result.app), `${ratio.toFixed(2)}x`, verdict]);
     for (const [name, m] of Object.entries(result)) {
-      if (m.failures > 0) notes.push(`${workload.id} ${name}: ${m.failures} of ${m.requests} requests failed (non-2xx, error or timeout): its figures do not count.`);
+      if (m.failures > 0)
+        notes.push(
+          `${workload.id} ${name}: ${m.failures} of ${m.requests} requests failed (non-2xx, error or timeout): its figures do not count.`,
+        );
     }
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column >= 2 && column <= 7 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column >= 2 && column <= 7 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ...notes].join('\n');
 }
 

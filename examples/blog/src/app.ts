@@ -143,7 +143,9 @@ async function storedSecret(file: string): Promise<string> {
   try {
     const stored = (await readFile(file, 'utf8')).trim();
     if (stored.length >= 32) return stored;
-    throw new EnvError(`The stored secret in ${file} is shorter than 32 characters. Delete the file (sessions start over) or set APP_SECRET.`);
+    throw new EnvError(
+      `The stored secret in ${file} is shorter than 32 characters. Delete the file (sessions start over) or set APP_SECRET.`,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

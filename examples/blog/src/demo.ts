@@ -26,7 +26,8 @@ export function demoLine({ journal, catalog }: DemoDataResult): string {
   }
   const added: string[] = [];
   const skipped: string[] = [];
-  if (journal.seeded) added.push(`${journal.categories} categories, ${journal.posts} posts and ${journal.comments} comments in the journal`);
+  if (journal.seeded)
+    added.push(`${journal.categories} categories, ${journal.posts} posts and ${journal.comments} comments in the journal`);
   else skipped.push('the journal');
   if (catalog.seeded) added.push(`${catalog.products} products and a storefront in the catalog`);
   else skipped.push('the catalog');

@@ -55,7 +55,9 @@ export function readSettings(env: Env): AppSettings {
     throw new EnvError(`APP_SECRET must be at least ${MIN_SECRET_LENGTH} characters long. Generate one with \`openssl rand -base64 48\`.`);
   }
   if (secret === undefined && production) {
-    throw new EnvError('APP_SECRET is required when NODE_ENV=production: it seals the session tokens. Generate one with `openssl rand -base64 48`.');
+    throw new EnvError(
+      'APP_SECRET is required when NODE_ENV=production: it seals the session tokens. Generate one with `openssl rand -base64 48`.',
+    );
   }
   const databaseUrl = nonEmpty(env.DATABASE_URL);
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

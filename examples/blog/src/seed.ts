@@ -16,7 +16,10 @@ type Row = Record<string, unknown>;
  * Seeds a superuser when `cms_admins` is empty (soft-deleted rows count: a database that ever had
  * admins is never re-seeded). Without a password one is generated and answered once.
  */
-export async function seedSuperuser(core: AdminCore, wanted: { login: string; email: string; password: string | undefined }): Promise<SeedResult> {
+export async function seedSuperuser(
+  core: AdminCore,
+  wanted: { login: string; email: string; password: string | undefined },
+): Promise<SeedResult> {
   const em = core.db.orm.em.fork();
   const existing = await em.execute<Row[]>('select exists (select 1 from cms_admins) as present');
   if (existing[0]?.present !== true) {

@@ -9,7 +9,11 @@ import { API, createTestDatabase, start, type Started, type TestDatabase } from 
 const data = async <T>(response: Response): Promise<T> => ((await response.json()) as { data: T }).data;
 
 const login = (url: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(`${url}${API}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${url}${API}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('the example app with a generated password', () => {
   let db: TestDatabase;
@@ -63,8 +67,14 @@ describe('the example app with a generated password', () => {
     expect(navigation.status).toBe(200);
     const entries = await data<Array<{ code: string; controller: string; sideMenu: Array<{ controller: string }> }>>(navigation);
     expect(entries.map((entry) => entry.code)).toEqual(['journal', 'catalog', 'system']);
-    expect(entries.find((e) => e.code === 'journal')!.sideMenu.map((e) => e.controller)).toEqual(['cms/journal/posts', 'cms/journal/categories']);
-    expect(entries.find((e) => e.code === 'catalog')!.sideMenu.map((e) => e.controller)).toEqual(['acme/catalog/products', 'acme/catalog/storefront']);
+    expect(entries.find((e) => e.code === 'journal')!.sideMenu.map((e) => e.controller)).toEqual([
+      'cms/journal/posts',
+      'cms/journal/categories',
+    ]);
+    expect(entries.find((e) => e.code === 'catalog')!.sideMenu.map((e) => e.controller)).toEqual([
+      'acme/catalog/products',
+      'acme/catalog/storefront',
+    ]);
   });
 
   it('keeps the generated secret under the data directory, readable by its owner only', async () => {

@@ -24,13 +24,10 @@ describe('catalog price helper widget', () => {
 
   const product = async (values: { currency?: string; cost?: string | null; price?: string | null } = {}) => {
     seq += 1;
-    const rows = await t.sql<{ id: number }>('insert into acme_catalog_products (name, sku, currency, price, cost) values (?, ?, ?, ?, ?) returning id', [
-      'Lamp',
-      `SKU-A-${seq}-${Date.now()}`,
-      values.currency ?? 'EUR',
-      values.price ?? null,
-      values.cost ?? null,
-    ]);
+    const rows = await t.sql<{ id: number }>(
+      'insert into acme_catalog_products (name, sku, currency, price, cost) values (?, ?, ?, ?, ?) returning id',
+      ['Lamp', `SKU-A-${seq}-${Date.now()}`, values.currency ?? 'EUR', values.price ?? null, values.cost ?? null],
+    );
     return Number(rows[0]!.id);
   };
   const suggest = (body: unknown, client = merchant) => client.post(`${PRODUCTS}/widgets/price_helper`, body).set(XHR);
@@ -38,8 +35,14 @@ describe('catalog price helper widget', () => {
   it('suggests a price from payload cost and margin, filling only price', async () => {
     const res = await suggest({ payload: { cost: '10', margin: 25 }, values: { price: '1.00', name: 'ignored', cost: '3' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ data: { fill: { price: '12.50' }, message: 'Suggested price: 12.50 EUR.', data: { cost: '10.0000', margin: '25.00' } }, meta: {} });
-    expect((await suggest({ payload: { cost: 19.99, margin: '0' } }, merchant.locale('de'))).body.data).toMatchObject({ fill: { price: '19.99' }, message: 'Vorgeschlagener Preis: 19.99 EUR.' });
+    expect(res.body).toEqual({
+      data: { fill: { price: '12.50' }, message: 'Suggested price: 12.50 EUR.', data: { cost: '10.0000', margin: '25.00' } },
+      meta: {},
+    });
+    expect((await suggest({ payload: { cost: 19.99, margin: '0' } }, merchant.locale('de'))).body.data).toMatchObject({
+      fill: { price: '19.99' },
+      message: 'Vorgeschlagener Preis: 19.99 EUR.',
+    });
   });
 
   it('rounds half up to cents, exactly (no floating point)', async () => {
@@ -65,7 +68,7 @@ describe('catalog price helper widget', () => {
     );
   });
 
-  it('uses the record\'s cost with record_id, when it is in EUR', async () => {
+  it("uses the record's cost with record_id, when it is in EUR", async () => {
     const id = await product({ cost: '80.0000' });
     expect((await suggest({ record_id: id, payload: { margin: 50 } })).body.data.fill).toEqual({ price: '120.00' });
     // A payload cost wins over the record's.
@@ -92,7 +95,9 @@ describe('catalog price helper widget', () => {
     for (const payload of [null, 'x', [1], 3]) expect422(await suggest({ payload }), ['payload']);
     expect422(await suggest({ record_id: id }), ['payload']);
     const de = await suggest({ payload: { cost: '10' } }, merchant.locale('de'));
-    expect(de.body.error.details['payload.margin']).toEqual(['Die Marge muss ein Prozentsatz von 0 bis 1000 mit höchstens 2 Nachkommastellen sein.']);
+    expect(de.body.error.details['payload.margin']).toEqual([
+      'Die Marge muss ein Prozentsatz von 0 bis 1000 mit höchstens 2 Nachkommastellen sein.',
+    ]);
     expect(await snapshot(t, ['acme_catalog_products'])).toEqual(before);
   });
 
@@ -106,6 +111,12 @@ describe('catalog price helper widget', () => {
 
   it('the form schema serves the widget with its action and fill', async () => {
     const fields = (await merchant.get(`${PRODUCTS}/schema/form`)).body.data.fields as Array<Record<string, unknown>>;
-    expect(fields.find((field) => field.name === 'price_helper')).toMatchObject({ type: 'widget', action: 'suggestPrice', actionLabel: 'Suggest a price', widget: 'acme-price-helper', fill: ['price'] });
+    expect(fields.find((field) => field.name === 'price_helper')).toMatchObject({
+      type: 'widget',
+      action: 'suggestPrice',
+      actionLabel: 'Suggest a price',
+      widget: 'acme-price-helper',
+      fill: ['price'],
+    });
   });
 });

@@ -16,11 +16,27 @@ describe('catalog stock summary partial', () => {
   });
   afterAll(() => t.close());
 
-  const insertProduct = async (values: { name?: string; sku?: string; currency?: string; price?: string | null; cost?: string | null; release_date?: string | null; features?: string[] }) => {
+  const insertProduct = async (values: {
+    name?: string;
+    sku?: string;
+    currency?: string;
+    price?: string | null;
+    cost?: string | null;
+    release_date?: string | null;
+    features?: string[];
+  }) => {
     seq += 1;
     const rows = await t.sql<{ id: number }>(
       'insert into acme_catalog_products (name, sku, currency, price, cost, release_date, features) values (?, ?, ?, ?, ?, ?, ?) returning id',
-      [values.name ?? 'Lamp', values.sku ?? `SKU-${seq}-${Date.now()}`, values.currency ?? 'EUR', values.price ?? null, values.cost ?? null, values.release_date ?? null, JSON.stringify(values.features ?? [])],
+      [
+        values.name ?? 'Lamp',
+        values.sku ?? `SKU-${seq}-${Date.now()}`,
+        values.currency ?? 'EUR',
+        values.price ?? null,
+        values.cost ?? null,
+        values.release_date ?? null,
+        JSON.stringify(values.features ?? []),
+      ],
     );
     return Number(rows[0]!.id);
   };
@@ -35,12 +51,22 @@ describe('catalog stock summary partial', () => {
     const dl = elementsOf(nodes).find((node) => node.tag === 'dl')!;
     const items = dl.children.filter((node): node is Extract<PartialNode, { tag: string }> => 'tag' in node);
     const out: Record<string, string> = {};
-    for (let i = 0; i < items.length; i += 2) out[textOf([items[i]!])] = textOf([items[i + 1]!]).replace(/\s+/g, ' ').trim();
+    for (let i = 0; i < items.length; i += 2)
+      out[textOf([items[i]!])] = textOf([items[i + 1]!])
+        .replace(/\s+/g, ' ')
+        .trim();
     return out;
   };
 
-  it('summarises SKU, price, cost in the product\'s currency, features and release date', async () => {
-    const id = await insertProduct({ sku: 'LMP-<b>1</b>', currency: 'USD', price: '1234.50', cost: '99.9900', release_date: '2021-06-15', features: ['dimmable', 'usb-c', 'wifi', 'timer', 'eco', 'warm', 'cold'] });
+  it("summarises SKU, price, cost in the product's currency, features and release date", async () => {
+    const id = await insertProduct({
+      sku: 'LMP-<b>1</b>',
+      currency: 'USD',
+      price: '1234.50',
+      cost: '99.9900',
+      release_date: '2021-06-15',
+      features: ['dimmable', 'usb-c', 'wifi', 'timer', 'eco', 'warm', 'cold'],
+    });
     const nodes = await summary(id);
     expect(pairs(nodes)).toEqual({
       SKU: 'LMP-<b>1</b>',
@@ -53,11 +79,19 @@ describe('catalog stock summary partial', () => {
     expect(dl.attrs).toEqual({ class: 'acme-stock-summary' });
     // The SKU is text inside `code`: markup in a record never becomes an element.
     expect(elementsOf(nodes).find((node) => node.tag === 'code')).toEqual({ tag: 'code', attrs: {}, children: [{ text: 'LMP-<b>1</b>' }] });
-    expect(elementsOf(nodes).filter((node) => node.tag === 'li').map((node) => textOf([node]))).toEqual(['dimmable', 'usb-c', 'wifi', 'timer', 'eco']);
-    expect(elementsOf(nodes).find((node) => node.tag === 'time')).toEqual({ tag: 'time', attrs: { datetime: '2021-06-15' }, children: [{ text: 'June 15, 2021' }] });
+    expect(
+      elementsOf(nodes)
+        .filter((node) => node.tag === 'li')
+        .map((node) => textOf([node])),
+    ).toEqual(['dimmable', 'usb-c', 'wifi', 'timer', 'eco']);
+    expect(elementsOf(nodes).find((node) => node.tag === 'time')).toEqual({
+      tag: 'time',
+      attrs: { datetime: '2021-06-15' },
+      children: [{ text: 'June 15, 2021' }],
+    });
   });
 
-  it('formats for the admin\'s locale', async () => {
+  it("formats for the admin's locale", async () => {
     const id = await insertProduct({ price: '1234.5', cost: '10', release_date: '2021-06-15', features: ['a'] });
     const res = await merchant.locale('de').get(`${PRODUCTS}/partials/stock_summary`, { id: String(id) });
     expect(pairs(res.body.data.nodes)).toEqual({
@@ -70,14 +104,25 @@ describe('catalog stock summary partial', () => {
   });
 
   it('says what is missing, and marks an upcoming release', async () => {
-    expect(pairs(await summary(await insertProduct({})))).toMatchObject({ Price: 'No price yet', Features: '0 features', 'Release date': 'No release date yet' });
+    expect(pairs(await summary(await insertProduct({})))).toMatchObject({
+      Price: 'No price yet',
+      Features: '0 features',
+      'Release date': 'No release date yet',
+    });
     expect(pairs(await summary(await insertProduct({})))).not.toHaveProperty('Cost');
     expect(pairs(await summary(await insertProduct({ release_date: '2999-01-01' })))['Release date']).toBe('January 1, 2999 upcoming');
   });
 
   it('without `id` (a product not saved yet) it asks to save first', async () => {
     const res = await merchant.get(`${PRODUCTS}/partials/stock_summary`);
-    expect(res.body).toEqual({ data: { nodes: [{ tag: 'p', attrs: { class: 'acme-stock-summary-empty' }, children: [{ text: 'Save the product to see its stock summary.' }] }] }, meta: {} });
+    expect(res.body).toEqual({
+      data: {
+        nodes: [
+          { tag: 'p', attrs: { class: 'acme-stock-summary-empty' }, children: [{ text: 'Save the product to see its stock summary.' }] },
+        ],
+      },
+      meta: {},
+    });
   });
 
   it('a missing product is 404, a bad id 422, an unknown partial 404; without the permission it is 403', async () => {
@@ -90,6 +135,9 @@ describe('catalog stock summary partial', () => {
 
   it('the form schema names the partial by its path', async () => {
     const form = (await merchant.get(`${PRODUCTS}/schema/form`)).body.data;
-    expect(form.fields.find((field: { name: string }) => field.name === 'stock_summary')).toMatchObject({ type: 'partial', path: 'stock_summary' });
+    expect(form.fields.find((field: { name: string }) => field.name === 'stock_summary')).toMatchObject({
+      type: 'partial',
+      path: 'stock_summary',
+    });
   });
 });

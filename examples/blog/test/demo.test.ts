@@ -10,7 +10,8 @@ import { API, createTestDatabase, start as startApp, type Started, type TestData
 const PASSWORD = 'demo data password';
 
 /** The example app with a known superuser password. */
-const start = (db: TestDatabase, dataDir: string, env: Env = {}): Promise<Started> => startApp(db, dataDir, { ADMIN_PASSWORD: PASSWORD, ...env });
+const start = (db: TestDatabase, dataDir: string, env: Env = {}): Promise<Started> =>
+  startApp(db, dataDir, { ADMIN_PASSWORD: PASSWORD, ...env });
 
 interface Envelope<T, M = Record<string, unknown>> {
   data: T;
@@ -71,7 +72,9 @@ describe('the example app with CMS_DEMO_DATA=1', () => {
     const demo = await start(db, dataDir, { CMS_DEMO_DATA: '1' });
     running.push(demo.app);
     expect(demo.lines).toHaveLength(2);
-    expect(demo.lines[0]).toBe('CMS_DEMO_DATA=1: seeded demo content: 8 categories, 11 posts and 6 comments in the journal; 6 products and a storefront in the catalog.');
+    expect(demo.lines[0]).toBe(
+      'CMS_DEMO_DATA=1: seeded demo content: 8 categories, 11 posts and 6 comments in the journal; 6 products and a storefront in the catalog.',
+    );
     expect(demo.lines[1]).toMatch(/^Admin ready at /);
     expect(await counts(demo.app)).toEqual({ categories: 8, posts: 11, comments: 6, products: 6, storefronts: 1 });
 
@@ -90,7 +93,11 @@ describe('the example app with CMS_DEMO_DATA=1', () => {
     expect(((await get('/cms/journal/categories')).meta as ListMeta).total).toBe(8);
     const products = await get('/acme/catalog/products');
     expect((products.meta as ListMeta).total).toBe(6);
-    expect(products.data.find((product: { sku: string }) => product.sku === 'LAMP-001')).toMatchObject({ name: 'Desk lamp', price: '49.90', currency: 'EUR' });
+    expect(products.data.find((product: { sku: string }) => product.sku === 'LAMP-001')).toMatchObject({
+      name: 'Desk lamp',
+      price: '49.90',
+      currency: 'EUR',
+    });
     const storefront = await get('/acme/catalog/storefront/singleton');
     expect(storefront.data).toMatchObject({ name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' });
     await demo.app.close();

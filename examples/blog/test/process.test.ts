@@ -103,7 +103,10 @@ describe('node examples/blog/src/main.ts', () => {
   }, 60_000);
 
   it('refuses to start in production without APP_SECRET, naming the variable', async () => {
-    const child = spawn(process.execPath, [MAIN], { env: { ...env, NODE_ENV: 'production' } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...env, NODE_ENV: 'production' } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

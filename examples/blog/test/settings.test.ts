@@ -39,13 +39,27 @@ describe('readSettings', () => {
       TYPESENSE_API_KEY: 'ts-key',
       TYPESENSE_URL: 'http://127.0.0.1:8108',
     });
-    expect(settings).toMatchObject({ port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://u:p@db:5432/cms', production: true, demoData: true, trustProxy: true, typesenseApiKey: 'ts-key', typesenseUrl: 'http://127.0.0.1:8108' });
+    expect(settings).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/cms',
+      production: true,
+      demoData: true,
+      trustProxy: true,
+      typesenseApiKey: 'ts-key',
+      typesenseUrl: 'http://127.0.0.1:8108',
+    });
     expect(settings.dataDir).toBe(resolve('var/cms'));
     expect(settings.admin).toEqual({ login: 'root', email: 'root@example.org', password: 'long enough' });
   });
 
   it('treats empty variables as unset', () => {
-    expect(readSettings({ PORT: '', APP_SECRET: '', ADMIN_PASSWORD: '', DATABASE_URL: ' ', TYPESENSE_API_KEY: '' })).toMatchObject({ port: 3000, secret: undefined, databaseUrl: undefined, typesenseApiKey: undefined });
+    expect(readSettings({ PORT: '', APP_SECRET: '', ADMIN_PASSWORD: '', DATABASE_URL: ' ', TYPESENSE_API_KEY: '' })).toMatchObject({
+      port: 3000,
+      secret: undefined,
+      databaseUrl: undefined,
+      typesenseApiKey: undefined,
+    });
   });
 
   it.each([

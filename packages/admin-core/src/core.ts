@@ -51,13 +51,25 @@ export class AdminCore {
   readonly settings: SettingsService;
   #timer: NodeJS.Timeout | undefined;
 
-  private constructor(config: ResolvedConfig, registry: Registry, strings: Strings, db: Database, storage: Storage, controllers: ReadonlyMap<string, ResolvedController>) {
+  private constructor(
+    config: ResolvedConfig,
+    registry: Registry,
+    strings: Strings,
+    db: Database,
+    storage: Storage,
+    controllers: ReadonlyMap<string, ResolvedController>,
+  ) {
     this.config = config;
     this.registry = registry;
     this.strings = strings;
     this.db = db;
     this.storage = storage;
-    this.auth = new AuthService(db.orm, { secret: config.secret, sessionTtlSeconds: config.sessionTtlSeconds, throttle: config.throttle, embedded: db.embedded });
+    this.auth = new AuthService(db.orm, {
+      secret: config.secret,
+      sessionTtlSeconds: config.sessionTtlSeconds,
+      throttle: config.throttle,
+      embedded: db.embedded,
+    });
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
     this.controllers = controllers;
     this.fieldTypes = allFieldTypes(registry);
@@ -70,7 +82,8 @@ export class AdminCore {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = new Registry(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings]) strings.add('backend', table);
+    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings])
+      strings.add('backend', table);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     const storage = resolveStorage(input.storage, config.prefix);
     const db = await openDatabase(config.database, {

@@ -10,9 +10,34 @@ export * from './errors/index.ts';
 export { ok, toErrorResponse, type ErrorBody } from './http/envelope.ts';
 export { runRoute, presentedToken } from './http/pipeline.ts';
 export { SESSION_COOKIE, serializeCookie, readCookie } from './http/cookies.ts';
-export type { AdminRequest, AdminResponse, CookieInstruction, HttpMethod, RouteDefinition, RouteHandler, UploadedFile } from './http/types.ts';
-export { Strings, mergeStringTables, negotiateLocale, type LangBundle, type Message, type Messages, type StringTable, type PluralForms } from './i18n/strings.ts';
-export { definePlugin, pluginCode, type PluginDefinition, type PermissionDefinition, type NavigationDefinition, type ControllerDefinition, type PluginRouteDefinition } from './plugins/define.ts';
+export type {
+  AdminRequest,
+  AdminResponse,
+  CookieInstruction,
+  HttpMethod,
+  RouteDefinition,
+  RouteHandler,
+  UploadedFile,
+} from './http/types.ts';
+export {
+  Strings,
+  mergeStringTables,
+  negotiateLocale,
+  type LangBundle,
+  type Message,
+  type Messages,
+  type StringTable,
+  type PluralForms,
+} from './i18n/strings.ts';
+export {
+  definePlugin,
+  pluginCode,
+  type PluginDefinition,
+  type PermissionDefinition,
+  type NavigationDefinition,
+  type ControllerDefinition,
+  type PluginRouteDefinition,
+} from './plugins/define.ts';
 export { Registry, RESERVED_VENDOR_SEGMENTS } from './plugins/registry.ts';
 export { backendPlugin, MANAGE_ADMINS } from './backend-plugin.ts';
 export { Admin, Role, Session, ApiToken, type IAdmin, type IRole, type PermissionMap, type AdminMetadata } from './auth/entities.ts';
@@ -25,7 +50,22 @@ export { StoredFile } from './storage/entities.ts';
 export { renderShell, shellSecurityHeaders } from './shell/shell.ts';
 export { validateBody, isPlainObject } from './validation/body.ts';
 export { Migration } from '@mikro-orm/migrations';
-export { defineController, ROW_STATES, type ControllerConfig, type ControllerHooks, type FieldConfig, type FormConfig, type ListConfig, type ListColumnConfig, type ListFilterConfig, type Scope, type ScopeContext, type SaveContext, type Condition, type RowState } from './controllers/types.ts';
+export {
+  defineController,
+  ROW_STATES,
+  type ControllerConfig,
+  type ControllerHooks,
+  type FieldConfig,
+  type FormConfig,
+  type ListConfig,
+  type ListColumnConfig,
+  type ListFilterConfig,
+  type Scope,
+  type ScopeContext,
+  type SaveContext,
+  type Condition,
+  type RowState,
+} from './controllers/types.ts';
 export type { ResolvedController, ResolvedField } from './controllers/resolve.ts';
 export { BUILTIN_FIELD_TYPES, FieldError, type FieldType } from './fields/index.ts';
 export * from './behaviors/actions/index.ts';

@@ -1,7 +1,15 @@
 import { rm } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { AdminError, isPlainObject, Validation, type AdminRequest, type AdminCore, type RouteDefinition, type UploadedFile } from '@cms/admin-core';
+import {
+  AdminError,
+  isPlainObject,
+  Validation,
+  type AdminRequest,
+  type AdminCore,
+  type RouteDefinition,
+  type UploadedFile,
+} from '@cms/admin-core';
 
 /** Size limit of JSON bodies. */
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -33,7 +41,12 @@ const bodyError = (core: AdminCore, locale: string, key: string, params: Record<
   Validation({ body: [core.strings.t(locale, `backend::${key}`, params)] });
 
 /** Parses the request body the route expects; malformed or mistyped bodies are a 422, never a 500. */
-export async function readBody(ctx: Context, route: RouteDefinition, core: AdminCore, locale: string): Promise<Pick<AdminRequest, 'body' | 'files'>> {
+export async function readBody(
+  ctx: Context,
+  route: RouteDefinition,
+  core: AdminCore,
+  locale: string,
+): Promise<Pick<AdminRequest, 'body' | 'files'>> {
   const kind = route.body ?? (ctx.method === 'GET' ? 'none' : 'json');
   // A bodyless POST (`Content-Length: 0`, usually without a Content-Type, as fetch sends it) has
   // no body to type-check: type-is counts it as a body, so the length is checked as well.
@@ -58,7 +71,12 @@ export async function readBody(ctx: Context, route: RouteDefinition, core: Admin
   return { body, files: [] };
 }
 
-async function readMultipart(ctx: Context, upload: UploadLimits | undefined, core: AdminCore, locale: string): Promise<Pick<AdminRequest, 'body' | 'files'>> {
+async function readMultipart(
+  ctx: Context,
+  upload: UploadLimits | undefined,
+  core: AdminCore,
+  locale: string,
+): Promise<Pick<AdminRequest, 'body' | 'files'>> {
   const field = upload?.field ?? 'file';
   if (!ctx.request.is('multipart/form-data')) {
     throw Validation({ [field]: [core.strings.t(locale, 'backend::upload.multipart_required')] });
@@ -70,7 +88,15 @@ async function readMultipart(ctx: Context, upload: UploadLimits | undefined, cor
     urlencoded: false,
     text: false,
     formLimit: 64 * 1024,
-    formidable: { maxFileSize: maxBytes, maxTotalFileSize: maxBytes, maxFiles: 1, maxFields: 20, maxFieldsSize: 64 * 1024, allowEmptyFiles: false, keepExtensions: false },
+    formidable: {
+      maxFileSize: maxBytes,
+      maxTotalFileSize: maxBytes,
+      maxFiles: 1,
+      maxFields: 20,
+      maxFieldsSize: 64 * 1024,
+      allowEmptyFiles: false,
+      keepExtensions: false,
+    },
     onError: (error: Error) => {
       throw error;
     },
@@ -81,7 +107,9 @@ async function readMultipart(ctx: Context, upload: UploadLimits | undefined, cor
     const code = (error as { code?: number; httpCode?: number }).code;
     // formidable: 1009 total size, 1016 file size, 1015 too many files, 1010 empty file.
     if (code === 1009 || code === 1016) {
-      throw Validation({ [field]: [core.strings.t(locale, 'backend::upload.too_large', { size: `${Math.round(maxBytes / 1024 / 1024)} MiB` })] });
+      throw Validation({
+        [field]: [core.strings.t(locale, 'backend::upload.too_large', { size: `${Math.round(maxBytes / 1024 / 1024)} MiB` })],
+      });
     }
     throw Validation({ [field]: [core.strings.t(locale, 'backend::upload.file_required', { field })] });
   }

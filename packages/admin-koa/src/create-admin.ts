@@ -76,33 +76,35 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
   };
 
   /** Turns a Koa context into an `AdminRequest`, runs the route, and writes the answer. */
-  const handle = (route: RouteDefinition): Middleware => async (ctx) => {
-    const requestId = stampRequestId(ctx);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    const locale = localeOf(ctx);
-    const req: AdminRequest = {
-      // HEAD runs the GET route (Koa drops the body), so it follows the GET rules, CSRF included.
-      method: (ctx.method === 'HEAD' ? 'GET' : ctx.method) as HttpMethod,
-      path: ctx.path,
-      params: { ...(ctx.params as Record<string, string>) },
-      query: { ...ctx.query },
-      headers: ctx.headers as Record<string, string | undefined>,
-      body: undefined,
-      files: [],
-      ip: ctx.ip,
-      requestId,
-      locale,
+  const handle =
+    (route: RouteDefinition): Middleware =>
+    async (ctx) => {
+      const requestId = stampRequestId(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      const locale = localeOf(ctx);
+      const req: AdminRequest = {
+        // HEAD runs the GET route (Koa drops the body), so it follows the GET rules, CSRF included.
+        method: (ctx.method === 'HEAD' ? 'GET' : ctx.method) as HttpMethod,
+        path: ctx.path,
+        params: { ...(ctx.params as Record<string, string>) },
+        query: { ...ctx.query },
+        headers: ctx.headers as Record<string, string | undefined>,
+        body: undefined,
+        files: [],
+        ip: ctx.ip,
+        requestId,
+        locale,
+      };
+      try {
+        // The body is read after the guard (in the principal's locale), never for an anonymous caller.
+        send(ctx, await runRoute(core, route, req, (r) => readBody(ctx, route, core, r.locale)));
+      } catch (error) {
+        fail(ctx, error, req.locale, requestId);
+      } finally {
+        if (req.files.length) await removeTemporaryFiles(req.files);
+      }
     };
-    try {
-      // The body is read after the guard (in the principal's locale), never for an anonymous caller.
-      send(ctx, await runRoute(core, route, req, (r) => readBody(ctx, route, core, r.locale)));
-    } catch (error) {
-      fail(ctx, error, req.locale, requestId);
-    } finally {
-      if (req.files.length) await removeTemporaryFiles(req.files);
-    }
-  };
 
   const register = (method: HttpMethod, path: string, middleware: Middleware) => {
     const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';

@@ -206,19 +206,31 @@ export async function seedJournalDemo(em: EntityManager, options: JournalDemoOpt
   const now = options.now ?? new Date();
   return em.transactional(async (tx) => {
     await run(tx, `select pg_advisory_xact_lock(hashtext('cms.journal/demo'))`);
-    const existing = await run<{ any: boolean }>(tx, 'select exists (select 1 from journal_categories) or exists (select 1 from journal_posts) as any');
+    const existing = await run<{ any: boolean }>(
+      tx,
+      'select exists (select 1 from journal_categories) or exists (select 1 from journal_posts) as any',
+    );
     if (existing[0]?.any === true) return { seeded: false, categories: 0, posts: 0, comments: 0 };
 
     let authorId = options.authorId;
     if (authorId === undefined) {
-      const first = await run<{ id: number }>(tx, 'select id from cms_admins where is_superuser and deleted_at is null and suspended_at is null order by id limit 1');
+      const first = await run<{ id: number }>(
+        tx,
+        'select id from cms_admins where is_superuser and deleted_at is null and suspended_at is null order by id limit 1',
+      );
       authorId = first[0] ? Number(first[0].id) : null;
     }
 
     const bySlug = new Map<string, ICategory>();
     const addCategories = (nodes: DemoCategory[], parent: ICategory | null) => {
       nodes.forEach((node, index) => {
-        const category = tx.create(Category, { name: node.name, slug: node.slug, description: node.description, parent, sort_order: index + 1 });
+        const category = tx.create(Category, {
+          name: node.name,
+          slug: node.slug,
+          description: node.description,
+          parent,
+          sort_order: index + 1,
+        });
         bySlug.set(node.slug, category);
         addCategories(node.children ?? [], category);
       });

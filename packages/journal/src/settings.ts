@@ -23,8 +23,18 @@ export const journalSettings: Record<string, SettingsDefinition> = {
     permissions: ['cms.journal.access_settings'],
     form: {
       fields: {
-        rss_title: { type: 'text', label: 'cms.journal::settings.fields.rss_title', tab: 'cms.journal::settings.tabs.rss', default: 'Journal' },
-        rss_description: { type: 'textarea', label: 'cms.journal::settings.fields.rss_description', tab: 'cms.journal::settings.tabs.rss', default: '' },
+        rss_title: {
+          type: 'text',
+          label: 'cms.journal::settings.fields.rss_title',
+          tab: 'cms.journal::settings.tabs.rss',
+          default: 'Journal',
+        },
+        rss_description: {
+          type: 'textarea',
+          label: 'cms.journal::settings.fields.rss_description',
+          tab: 'cms.journal::settings.tabs.rss',
+          default: '',
+        },
         rss_limit: {
           type: 'number',
           label: 'cms.journal::settings.fields.rss_limit',
@@ -41,7 +51,12 @@ export const journalSettings: Record<string, SettingsDefinition> = {
           options: { true: 'cms.journal::settings.yes', false: 'cms.journal::settings.no' },
           default: false,
         },
-        typesense_url: { type: 'text', label: 'cms.journal::settings.fields.typesense_url', tab: 'cms.journal::settings.tabs.search', attributes: { placeholder: 'http://127.0.0.1:8108' } },
+        typesense_url: {
+          type: 'text',
+          label: 'cms.journal::settings.fields.typesense_url',
+          tab: 'cms.journal::settings.tabs.search',
+          attributes: { placeholder: 'http://127.0.0.1:8108' },
+        },
         typesense_api_key: {
           type: 'password',
           label: 'cms.journal::settings.fields.typesense_api_key',
@@ -72,7 +87,8 @@ export const settingsStrings: StringTable = {
     'settings.fields.search_use_typesense_comment': 'While this is off, saving a post never calls the search engine.',
     'settings.fields.typesense_url': 'Typesense URL',
     'settings.fields.typesense_api_key': 'Typesense API key',
-    'settings.fields.typesense_api_key_comment': 'Stored encrypted and never shown again. The TYPESENSE_API_KEY environment variable, when set, is used instead.',
+    'settings.fields.typesense_api_key_comment':
+      'Stored encrypted and never shown again. The TYPESENSE_API_KEY environment variable, when set, is used instead.',
     'settings.yes': 'Yes',
     'settings.no': 'No',
   },
@@ -92,7 +108,8 @@ export const settingsStrings: StringTable = {
     'settings.fields.search_use_typesense_comment': 'Solange dies aus ist, ruft das Speichern eines Beitrags die Suchmaschine nie auf.',
     'settings.fields.typesense_url': 'Typesense-URL',
     'settings.fields.typesense_api_key': 'Typesense-API-Schlüssel',
-    'settings.fields.typesense_api_key_comment': 'Wird verschlüsselt gespeichert und nie wieder angezeigt. Ist die Umgebungsvariable TYPESENSE_API_KEY gesetzt, wird sie stattdessen verwendet.',
+    'settings.fields.typesense_api_key_comment':
+      'Wird verschlüsselt gespeichert und nie wieder angezeigt. Ist die Umgebungsvariable TYPESENSE_API_KEY gesetzt, wird sie stattdessen verwendet.',
     'settings.yes': 'Ja',
     'settings.no': 'Nein',
   },

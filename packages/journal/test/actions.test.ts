@@ -25,12 +25,19 @@ async function fakeTypesense(): Promise<FakeTypesense> {
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
-    const lines = body.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = body
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     fake.requests.push({ method: req.method!, url: req.url!, apiKey: req.headers['x-typesense-api-key'] as string | undefined, lines });
     if (fake.mode === 'hang') return; // never answers
     if (fake.mode === 'http-503') return void res.writeHead(503).end('{"message": "Not Ready or Lagging"}');
-    const results = lines.map((_, index) => (fake.mode === 'refuse-one' && index === 0 ? { success: false, error: 'Bad JSON.' } : { success: true }));
-    res.writeHead(200, { 'Content-Type': 'text/plain' }).end((fake.mode === 'short' ? results.slice(1) : results).map((r) => JSON.stringify(r)).join('\n'));
+    const results = lines.map((_, index) =>
+      fake.mode === 'refuse-one' && index === 0 ? { success: false, error: 'Bad JSON.' } : { success: true },
+    );
+    res
+      .writeHead(200, { 'Content-Type': 'text/plain' })
+      .end((fake.mode === 'short' ? results.slice(1) : results).map((r) => JSON.stringify(r)).join('\n'));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -56,7 +63,11 @@ describe('the Typesense client', () => {
     fake.mode = 'ok';
   });
 
-  const documents = [{ id: '1', title: 'One' }, { id: '2', title: 'Two' }, { id: '3', title: 'Three' }];
+  const documents = [
+    { id: '1', title: 'One' },
+    { id: '2', title: 'Two' },
+    { id: '3', title: 'Three' },
+  ];
 
   it('upserts JSON lines with the API key header, in batches', async () => {
     expect(await upsertDocuments({ url: `${fake.url}/`, apiKey: 'secret-key', batchSize: 2 }, 'posts', documents)).toBe(3);
@@ -73,7 +84,9 @@ describe('the Typesense client', () => {
 
   it('every failure is a clear TypesenseError that never carries the key', async () => {
     const failure = async (options: Partial<Parameters<typeof upsertDocuments>[0]> = {}) => {
-      const error = await upsertDocuments({ url: fake.url, apiKey: 'secret-key', timeoutMs: 300, ...options }, 'posts', documents).catch((e: unknown) => e);
+      const error = await upsertDocuments({ url: fake.url, apiKey: 'secret-key', timeoutMs: 300, ...options }, 'posts', documents).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TypesenseError);
       expect(String((error as Error).message)).not.toMatch(/secret-key/);
       return (error as Error).message;
@@ -121,10 +134,14 @@ describe('journal post actions', () => {
   });
 
   const post = async (status: string, publishedAt: string | null = null) => {
-    const rows = await t.sql<{ id: number }>('insert into journal_posts (title, slug, status, published_at) values (?, ?, ?, ?) returning id', [`P ${status}`, `p-${Math.random().toString(36).slice(2)}`, status, publishedAt]);
+    const rows = await t.sql<{ id: number }>(
+      'insert into journal_posts (title, slug, status, published_at) values (?, ?, ?, ?) returning id',
+      [`P ${status}`, `p-${Math.random().toString(36).slice(2)}`, status, publishedAt],
+    );
     return Number(rows[0]!.id);
   };
-  const row = async (id: number) => (await t.sql<{ status: string; published_at: Date | null }>('select status, published_at from journal_posts where id = ?', [id]))[0]!;
+  const row = async (id: number) =>
+    (await t.sql<{ status: string; published_at: Date | null }>('select status, published_at from journal_posts where id = ?', [id]))[0]!;
   const tables = ['journal_posts'];
 
   it('publish: sets the status and published_at now when empty; keeps a date already set', async () => {
@@ -136,7 +153,9 @@ describe('journal post actions', () => {
     expect(published.status).toBe('published');
     expect(new Date(published.published_at!).getTime()).toBeGreaterThanOrEqual(before - 1000);
     const dated = await post('archived', '2020-05-01T10:00:00Z');
-    expect((await publisher.locale('de').post(`${POSTS}/${dated}/actions/publish`)).body.data.message).toBe('Der Beitrag „P archived“ ist veröffentlicht.');
+    expect((await publisher.locale('de').post(`${POSTS}/${dated}/actions/publish`)).body.data.message).toBe(
+      'Der Beitrag „P archived“ ist veröffentlicht.',
+    );
     expect(new Date((await row(dated)).published_at!).toISOString()).toBe('2020-05-01T10:00:00.000Z');
   });
 
@@ -159,7 +178,12 @@ describe('journal post actions', () => {
   it('meta.actions: permitted and applicable, archive with danger and confirm', async () => {
     const draft = await post('draft');
     const archived = await post('archived');
-    const archive = { name: 'archive', label: 'Archive', confirm: 'Archive this post? It stays in the list but is no longer public.', danger: true };
+    const archive = {
+      name: 'archive',
+      label: 'Archive',
+      confirm: 'Archive this post? It stays in the list but is no longer public.',
+      danger: true,
+    };
     expect((await publisher.get(`${POSTS}/${draft}`)).body.meta.actions).toEqual([{ name: 'publish', label: 'Publish' }, archive]);
     expect((await editor.get(`${POSTS}/${draft}`)).body.meta.actions).toEqual([archive]);
     expect((await publisher.get(`${POSTS}/${archived}`)).body.meta.actions).toEqual([{ name: 'publish', label: 'Publish' }]);
@@ -182,27 +206,47 @@ describe('journal post actions', () => {
     expect(editorSchema.bulkActions).toEqual([]);
     expect(editorSchema.toolbarActions).toEqual([{ name: 'reindex', label: 'Rebuild search index' }]);
     expect(editorSchema.toolbarButtons).toEqual(['create', 'delete', 'reindex']);
-    expect((await publisher.locale('de').get(`${POSTS}/schema/list`)).body.data.bulkActions).toEqual([{ name: 'publish', label: 'Veröffentlichen', confirm: 'Die ausgewählten Beiträge veröffentlichen?' }]);
+    expect((await publisher.locale('de').get(`${POSTS}/schema/list`)).body.data.bulkActions).toEqual([
+      { name: 'publish', label: 'Veröffentlichen', confirm: 'Die ausgewählten Beiträge veröffentlichen?' },
+    ]);
   });
 
   it('reindex: a no-op without any HTTP call while the search gate is off', async () => {
     const put = await su.put('settings/journal', { typesense_url: fake.url, typesense_api_key: 'secret-key', search_use_typesense: false });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const res = await editor.post(`${POSTS}/toolbar/reindex`, {}).set(XHR);
-    expect(res.body).toEqual({ data: { fill: {}, message: 'The search engine is turned off in the journal settings: there is nothing to index.' }, meta: {} });
+    expect(res.body).toEqual({
+      data: { fill: {}, message: 'The search engine is turned off in the journal settings: there is nothing to index.' },
+      meta: {},
+    });
     expect(fake.requests).toEqual([]);
   });
 
   it('reindex: with the gate on, upserts every published post; an engine failure is an opaque 500, logged', async () => {
-    expect((await su.put('settings/journal', { search_use_typesense: true, typesense_url: fake.url, typesense_api_key: 'secret-key' })).status).toBe(200);
+    expect(
+      (await su.put('settings/journal', { search_use_typesense: true, typesense_url: fake.url, typesense_api_key: 'secret-key' })).status,
+    ).toBe(200);
     const [published] = await t.sql<{ n: number }>(`select count(*)::int as n from journal_posts where status = 'published'`);
     const res = await editor.post(`${POSTS}/toolbar/reindex`, {}).set(XHR);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toEqual({ fill: {}, message: `${published!.n} published posts were sent to the search index.`, data: { indexed: published!.n } });
+    expect(res.body.data).toEqual({
+      fill: {},
+      message: `${published!.n} published posts were sent to the search index.`,
+      data: { indexed: published!.n },
+    });
     const sent = fake.requests.flatMap((r) => r.lines);
     expect(sent).toHaveLength(published!.n);
-    expect(fake.requests.every((r) => r.apiKey === 'secret-key' && r.url === '/collections/posts/documents/import?action=upsert')).toBe(true);
-    expect(sent[0]).toEqual(expect.objectContaining({ id: expect.any(String), title: expect.any(String), slug: expect.any(String), published_at: expect.any(Number) }));
+    expect(fake.requests.every((r) => r.apiKey === 'secret-key' && r.url === '/collections/posts/documents/import?action=upsert')).toBe(
+      true,
+    );
+    expect(sent[0]).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        title: expect.any(String),
+        slug: expect.any(String),
+        published_at: expect.any(Number),
+      }),
+    );
 
     fake.mode = 'http-503';
     const failed = await editor.post(`${POSTS}/toolbar/reindex`, {}).set(XHR);

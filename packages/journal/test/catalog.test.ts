@@ -11,7 +11,9 @@ import { columnsOf, expectSqlError } from './support.ts';
  * The example app's `acme/catalog` data. Until the catalog plugin lists these entities and
  * migrations itself, a test plugin mounts them next to the example app's plugins.
  */
-const alreadyWired = (plugins as readonly PluginDefinition[]).some((plugin) => (plugin.migrations ?? []).some((m) => m.name === catalogMigrations[0]!.name));
+const alreadyWired = (plugins as readonly PluginDefinition[]).some((plugin) =>
+  (plugin.migrations ?? []).some((m) => m.name === catalogMigrations[0]!.name),
+);
 const testPlugin = definePlugin({ vendor: 'test', name: 'catalogdata', entities: catalogEntities, migrations: catalogMigrations });
 const mounted: PluginDefinition[] = alreadyWired ? [...plugins] : [...plugins, testPlugin];
 
@@ -29,7 +31,20 @@ describe('catalog tables', () => {
 
   it('creates acme_catalog_products with money columns that hold the field limits', async () => {
     const columns = await columnsOf(t, 'acme_catalog_products');
-    expect(Object.keys(columns)).toEqual(['id', 'name', 'sku', 'currency', 'price', 'cost', 'release_date', 'features', 'color', 'sort_order', 'created_at', 'updated_at']);
+    expect(Object.keys(columns)).toEqual([
+      'id',
+      'name',
+      'sku',
+      'currency',
+      'price',
+      'cost',
+      'release_date',
+      'features',
+      'color',
+      'sort_order',
+      'created_at',
+      'updated_at',
+    ]);
     expect(columns.currency).toMatchObject({ data_type: 'character varying', character_maximum_length: 3, is_nullable: 'NO' });
     expect(columns.price).toMatchObject({ data_type: 'numeric', numeric_precision: 9, numeric_scale: 2, is_nullable: 'YES' });
     expect(columns.cost).toMatchObject({ data_type: 'numeric', numeric_precision: 19, numeric_scale: 4, is_nullable: 'YES' });
@@ -39,11 +54,19 @@ describe('catalog tables', () => {
     expect(columns.sort_order).toMatchObject({ data_type: 'integer', is_nullable: 'NO' });
 
     await t.sql(`insert into acme_catalog_products (name, sku, price, cost) values ('Max', 'MAX', 1000000.00, 99999999999999.9999)`);
-    const [row] = await t.sql<{ price: string; cost: string; currency: string; features: unknown }>(`select price, cost, currency, features from acme_catalog_products where sku = 'MAX'`);
+    const [row] = await t.sql<{ price: string; cost: string; currency: string; features: unknown }>(
+      `select price, cost, currency, features from acme_catalog_products where sku = 'MAX'`,
+    );
     expect(row).toEqual({ price: '1000000.00', cost: '99999999999999.9999', currency: 'EUR', features: [] });
-    await expectSqlError(t.sql(`insert into acme_catalog_products (name, sku, currency) values ('x', 'GBP', 'GBP')`), /acme_catalog_products_currency_check/);
+    await expectSqlError(
+      t.sql(`insert into acme_catalog_products (name, sku, currency) values ('x', 'GBP', 'GBP')`),
+      /acme_catalog_products_currency_check/,
+    );
     await expectSqlError(t.sql(`insert into acme_catalog_products (name, sku) values ('x', 'MAX')`), /acme_catalog_products_sku_unique/);
-    await expectSqlError(t.sql(`insert into acme_catalog_products (name, sku, price) values ('x', 'BIG', 10000000)`), /numeric field overflow/);
+    await expectSqlError(
+      t.sql(`insert into acme_catalog_products (name, sku, price) values ('x', 'BIG', 10000000)`),
+      /numeric field overflow/,
+    );
     await t.sql(`delete from acme_catalog_products where sku = 'MAX'`);
   });
 
@@ -57,7 +80,15 @@ describe('catalog tables', () => {
     const product = em.create(Product, { name: 'Probe', sku: 'PROBE', price: '12.30', cost: '1.2345', release_date: '2024-02-29' });
     await em.flush();
     const loaded = await t.core.db.orm.em.fork().findOneOrFail(Product, product.id);
-    expect(loaded).toMatchObject({ price: '12.30', cost: '1.2345', release_date: '2024-02-29', currency: 'EUR', features: [], color: null, sort_order: 0 });
+    expect(loaded).toMatchObject({
+      price: '12.30',
+      cost: '1.2345',
+      release_date: '2024-02-29',
+      currency: 'EUR',
+      features: [],
+      color: null,
+      sort_order: 0,
+    });
     await t.sql('delete from acme_catalog_products where id = ?', [product.id]);
   });
 

@@ -6,7 +6,8 @@ import { expect422, POSTS, signIn, type Client } from '../../admin-koa/test/cont
 import { countNodes, depthOf, elementsOf, expectAllowed, textOf } from '../../admin-koa/test/partials/support.ts';
 
 type Element = Extract<PartialNode, { tag: string }>;
-const byClass = (nodes: PartialNode[], name: string): Element | undefined => elementsOf(nodes).find((node) => node.attrs.class?.split(' ').includes(name));
+const byClass = (nodes: PartialNode[], name: string): Element | undefined =>
+  elementsOf(nodes).find((node) => node.attrs.class?.split(' ').includes(name));
 
 /** The `preview` partial of `cms/journal/posts` (EXAMPLE-APP.md): a form partial. */
 describe('journal post preview partial', () => {
@@ -20,11 +21,24 @@ describe('journal post preview partial', () => {
   });
   afterAll(() => t.close());
 
-  const insertPost = async (values: { title?: string; excerpt?: string | null; content?: string | null; status?: string; published_at?: string | null }) => {
+  const insertPost = async (values: {
+    title?: string;
+    excerpt?: string | null;
+    content?: string | null;
+    status?: string;
+    published_at?: string | null;
+  }) => {
     seq += 1;
     const rows = await t.sql<{ id: number }>(
       'insert into journal_posts (title, slug, excerpt, content, status, published_at) values (?, ?, ?, ?, ?, ?) returning id',
-      [values.title ?? 'A post', `preview-${seq}-${Date.now()}`, values.excerpt ?? null, values.content ?? null, values.status ?? 'draft', values.published_at ?? null],
+      [
+        values.title ?? 'A post',
+        `preview-${seq}-${Date.now()}`,
+        values.excerpt ?? null,
+        values.content ?? null,
+        values.status ?? 'draft',
+        values.published_at ?? null,
+      ],
     );
     return Number(rows[0]!.id);
   };
@@ -41,19 +55,38 @@ describe('journal post preview partial', () => {
       excerpt: 'Short & sweet',
       status: 'published',
       published_at: '2024-03-05T14:30:00Z',
-      content: '# Heading\n\nSome *emphasis*, a [link](https://example.com/x) and a [bad one](javascript:alert(1)).\n\n<script>alert(1)</script>\n\nPress <kbd>Ctrl</kbd> <img src="x" onerror="alert(2)">.\n\n- one\n- two\n',
+      content:
+        '# Heading\n\nSome *emphasis*, a [link](https://example.com/x) and a [bad one](javascript:alert(1)).\n\n<script>alert(1)</script>\n\nPress <kbd>Ctrl</kbd> <img src="x" onerror="alert(2)">.\n\n- one\n- two\n',
     });
     const nodes = await preview(id);
     expect(nodes).toHaveLength(1);
     expect(nodes[0]).toMatchObject({ tag: 'div', attrs: { class: 'journal-preview' } });
     expect(textOf([byClass(nodes, 'journal-preview-title')!])).toBe('Hello <world> & "friends"');
-    expect(byClass(nodes, 'journal-preview-status')).toEqual({ tag: 'span', attrs: { class: 'journal-preview-status journal-preview-status-published' }, children: [{ text: 'Published' }] });
-    expect(elementsOf(nodes).find((node) => node.tag === 'time')).toEqual({ tag: 'time', attrs: { datetime: '2024-03-05T14:30:00.000Z' }, children: [{ text: 'March 5, 2024 at 02:30 PM UTC' }] });
+    expect(byClass(nodes, 'journal-preview-status')).toEqual({
+      tag: 'span',
+      attrs: { class: 'journal-preview-status journal-preview-status-published' },
+      children: [{ text: 'Published' }],
+    });
+    expect(elementsOf(nodes).find((node) => node.tag === 'time')).toEqual({
+      tag: 'time',
+      attrs: { datetime: '2024-03-05T14:30:00.000Z' },
+      children: [{ text: 'March 5, 2024 at 02:30 PM UTC' }],
+    });
     expect(textOf([byClass(nodes, 'journal-preview-excerpt')!])).toBe('Short & sweet');
     const content = byClass(nodes, 'journal-preview-content')!;
     expect(content.children.filter((node) => 'tag' in node).map((node) => (node as Element).tag)).toEqual(['h1', 'p', 'p', 'ul']);
     // Raw HTML is rendered as the markdown preview renders it: sanitized, then allowlisted.
-    expect(content.children[4]).toEqual({ tag: 'p', attrs: {}, children: [{ text: 'Press ' }, { tag: 'kbd', attrs: {}, children: [{ text: 'Ctrl' }] }, { text: ' ' }, { tag: 'img', attrs: { src: 'x' }, children: [] }, { text: '.' }] });
+    expect(content.children[4]).toEqual({
+      tag: 'p',
+      attrs: {},
+      children: [
+        { text: 'Press ' },
+        { tag: 'kbd', attrs: {}, children: [{ text: 'Ctrl' }] },
+        { text: ' ' },
+        { tag: 'img', attrs: { src: 'x' }, children: [] },
+        { text: '.' },
+      ],
+    });
     expect(JSON.stringify(content)).not.toMatch(/alert\(1\)<|alert\(2\)|script"/);
     expect(content.children[0]).toEqual({ tag: 'h1', attrs: {}, children: [{ text: 'Heading' }] });
     const links = elementsOf(content.children).filter((node) => node.tag === 'a');
@@ -63,7 +96,7 @@ describe('journal post preview partial', () => {
     expect(byClass(nodes, 'journal-preview-truncated')).toBeUndefined();
   });
 
-  it('speaks the admin\'s locale', async () => {
+  it("speaks the admin's locale", async () => {
     const id = await insertPost({ status: 'archived', published_at: '2024-03-05T14:30:00Z' });
     const nodes = (await editor.locale('de').get(`${POSTS}/partials/preview`, { id: String(id) })).body.data.nodes as PartialNode[];
     expect(textOf([byClass(nodes, 'journal-preview-status')!])).toBe('Archiviert');
@@ -79,8 +112,13 @@ describe('journal post preview partial', () => {
 
   it('without `id` (a post not saved yet) it asks to save first', async () => {
     const res = await editor.get(`${POSTS}/partials/preview`);
-    expect(res.body).toEqual({ data: { nodes: [{ tag: 'p', attrs: { class: 'journal-preview-empty' }, children: [{ text: 'Save the post to see its preview.' }] }] }, meta: {} });
-    expect((await editor.locale('de').get(`${POSTS}/partials/preview`)).body.data.nodes[0].children).toEqual([{ text: 'Speichern Sie den Beitrag, um die Vorschau zu sehen.' }]);
+    expect(res.body).toEqual({
+      data: { nodes: [{ tag: 'p', attrs: { class: 'journal-preview-empty' }, children: [{ text: 'Save the post to see its preview.' }] }] },
+      meta: {},
+    });
+    expect((await editor.locale('de').get(`${POSTS}/partials/preview`)).body.data.nodes[0].children).toEqual([
+      { text: 'Speichern Sie den Beitrag, um die Vorschau zu sehen.' },
+    ]);
   });
 
   it('a long excerpt is shortened; long content shows its leading blocks within the limits, and says so', async () => {
@@ -89,7 +127,11 @@ describe('journal post preview partial', () => {
     expect(textOf([byClass(nodes, 'journal-preview-excerpt')!])).toBe(`${'x'.repeat(300)}…`);
     expect(countNodes(nodes)).toBeLessThanOrEqual(2000);
     expect(JSON.stringify(nodes).length).toBeLessThan(200_000);
-    expect(byClass(nodes, 'journal-preview-truncated')).toEqual({ tag: 'p', attrs: { class: 'journal-preview-truncated' }, children: [{ tag: 'small', attrs: {}, children: [{ text: 'The preview shows the beginning of the content only.' }] }] });
+    expect(byClass(nodes, 'journal-preview-truncated')).toEqual({
+      tag: 'p',
+      attrs: { class: 'journal-preview-truncated' },
+      children: [{ tag: 'small', attrs: {}, children: [{ text: 'The preview shows the beginning of the content only.' }] }],
+    });
     const content = byClass(nodes, 'journal-preview-content')!;
     expect(textOf(content.children)).toMatch(/^Paragraph 0 with some emphasis\./);
   });
@@ -117,7 +159,27 @@ describe('journal post preview partial', () => {
   it('whatever a post holds, the preview is allowlisted nodes within the limits, never a 500', async () => {
     const markdownish = fc.array(
       fc.oneof(
-        fc.constantFrom('# ', '> ', '- ', '1. ', '```\n', '`', '*', '_', '[a](javascript:alert(1))', '[b](https://x.example)', '![i](data:image/png,x)', '<script>x</script>', '<a href="javascript:x">', '\n\n', '    code', '| a | b |\n|---|---|\n| 1 | 2 |', '&#106;', '>'.repeat(40), '<img src=x onerror=alert(1)>'),
+        fc.constantFrom(
+          '# ',
+          '> ',
+          '- ',
+          '1. ',
+          '```\n',
+          '`',
+          '*',
+          '_',
+          '[a](javascript:alert(1))',
+          '[b](https://x.example)',
+          '![i](data:image/png,x)',
+          '<script>x</script>',
+          '<a href="javascript:x">',
+          '\n\n',
+          '    code',
+          '| a | b |\n|---|---|\n| 1 | 2 |',
+          '&#106;',
+          '>'.repeat(40),
+          '<img src=x onerror=alert(1)>',
+        ),
         fc.string({ maxLength: 20 }),
       ),
       { maxLength: 30 },

@@ -34,12 +34,26 @@ describe('journal tables', () => {
     expect(columns.parent_id).toMatchObject({ data_type: 'integer', is_nullable: 'YES' });
     expect(columns.sort_order).toMatchObject({ data_type: 'integer', is_nullable: 'NO', column_default: '0' });
     expect(columns.created_at!.data_type).toBe('timestamp with time zone');
-    expect(await foreignKeysOf(t, 'journal_categories')).toEqual([{ column: 'parent_id', references: 'journal_categories', on_delete: 'n' }]);
+    expect(await foreignKeysOf(t, 'journal_categories')).toEqual([
+      { column: 'parent_id', references: 'journal_categories', on_delete: 'n' },
+    ]);
   });
 
   it('creates journal_posts with its constraints and the list index', async () => {
     const columns = await columnsOf(t, 'journal_posts');
-    expect(Object.keys(columns)).toEqual(['id', 'title', 'slug', 'excerpt', 'content', 'status', 'published_at', 'tags', 'author_id', 'created_at', 'updated_at']);
+    expect(Object.keys(columns)).toEqual([
+      'id',
+      'title',
+      'slug',
+      'excerpt',
+      'content',
+      'status',
+      'published_at',
+      'tags',
+      'author_id',
+      'created_at',
+      'updated_at',
+    ]);
     expect(columns.title).toMatchObject({ data_type: 'character varying', character_maximum_length: 255, is_nullable: 'NO' });
     expect(columns.excerpt).toMatchObject({ data_type: 'text', is_nullable: 'YES' });
     expect(columns.content).toMatchObject({ data_type: 'text', is_nullable: 'YES' });
@@ -53,11 +67,16 @@ describe('journal tables', () => {
     expect(indexes.journal_posts_published_at_id).toMatch(/\(published_at DESC, id DESC\)/);
     expect(indexes.journal_posts_slug_unique).toMatch(/UNIQUE/);
 
-    await expectSqlError(t.sql(`insert into journal_posts (title, slug, status) values ('x', 'bad-status', 'deleted')`), /journal_posts_status_check/);
+    await expectSqlError(
+      t.sql(`insert into journal_posts (title, slug, status) values ('x', 'bad-status', 'deleted')`),
+      /journal_posts_status_check/,
+    );
     await expectSqlError(t.sql(`insert into journal_posts (title, slug, tags) values ('x', 'bad-tags', '{}')`), /journal_posts_tags_array/);
     await t.sql(`insert into journal_posts (title, slug) values ('x', 'dup')`);
     await expectSqlError(t.sql(`insert into journal_posts (title, slug) values ('y', 'dup')`), /journal_posts_slug_unique/);
-    const [row] = await t.sql<{ status: string; tags: unknown; published_at: unknown }>(`select status, tags, published_at from journal_posts where slug = 'dup'`);
+    const [row] = await t.sql<{ status: string; tags: unknown; published_at: unknown }>(
+      `select status, tags, published_at from journal_posts where slug = 'dup'`,
+    );
     expect(row).toEqual({ status: 'draft', tags: [], published_at: null });
     await t.sql(`delete from journal_posts where slug = 'dup'`);
   });
@@ -70,7 +89,9 @@ describe('journal tables', () => {
       { column: 'category_id', references: 'journal_categories', on_delete: 'c' },
       { column: 'post_id', references: 'journal_posts', on_delete: 'c' },
     ]);
-    const pk = await t.sql<{ def: string }>(`select pg_get_constraintdef(oid) as def from pg_constraint where conrelid = 'journal_posts_categories'::regclass and contype = 'p'`);
+    const pk = await t.sql<{ def: string }>(
+      `select pg_get_constraintdef(oid) as def from pg_constraint where conrelid = 'journal_posts_categories'::regclass and contype = 'p'`,
+    );
     expect(pk[0]!.def).toBe('PRIMARY KEY (post_id, category_id)');
   });
 
@@ -103,7 +124,9 @@ describe('journal tables', () => {
 
   it('keeps the submitted order of categories through the ORM (fixedOrder)', async () => {
     const em = t.core.db.orm.em.fork();
-    const [a, b, c] = ['Alpha', 'Beta', 'Gamma'].map((name, i) => em.create(Category, { name, slug: `order-${name.toLowerCase()}`, sort_order: i }));
+    const [a, b, c] = ['Alpha', 'Beta', 'Gamma'].map((name, i) =>
+      em.create(Category, { name, slug: `order-${name.toLowerCase()}`, sort_order: i }),
+    );
     const post = em.create(Post, { title: 'Ordered', slug: 'ordered', categories: [c!, a!, b!] });
     await em.flush();
 
@@ -122,7 +145,12 @@ describe('journal tables', () => {
 
     // Raw SQL may write explicit positions; the ORM reads them in that order.
     await t.sql('delete from journal_posts_categories where post_id = ?', [post.id]);
-    await t.sql('insert into journal_posts_categories (post_id, category_id, sort_order) values (?, ?, 0), (?, ?, 1)', [post.id, a!.id, post.id, c!.id]);
+    await t.sql('insert into journal_posts_categories (post_id, category_id, sort_order) values (?, ?, 0), (?, ?, 1)', [
+      post.id,
+      a!.id,
+      post.id,
+      c!.id,
+    ]);
     expect(await read()).toEqual(['Alpha', 'Gamma']);
 
     // Deleting a category unlinks it; deleting the post drops its links and comments.
@@ -160,7 +188,13 @@ describe('journal tables', () => {
     const before = await t.sql<{ id: number; name: string }>('select id, name from cms_migrations order by id');
     const statements: string[] = [];
     const second = await AdminCore.create(
-      { secret: 'second-start-secret-second-start-0000', database: t.db.config, plugins, logger: silentLogger, storage: { root: t.storageRoot } },
+      {
+        secret: 'second-start-secret-second-start-0000',
+        database: t.db.config,
+        plugins,
+        logger: silentLogger,
+        storage: { root: t.storageRoot },
+      },
       { onQuery: (sql) => statements.push(sql) },
     );
     try {

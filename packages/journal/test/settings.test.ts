@@ -17,7 +17,8 @@ describe('journal settings', () => {
     const { token } = await t.core.auth.issue(admin.id, 'bearer');
     return {
       get: (path: string) => t.http.get(`${ADMIN_API}/${path}`).set('Authorization', `Bearer ${token}`).set('Accept-Language', locale),
-      put: (path: string, body: object) => t.http.put(`${ADMIN_API}/${path}`).set('Authorization', `Bearer ${token}`).set('Accept-Language', locale).send(body),
+      put: (path: string, body: object) =>
+        t.http.put(`${ADMIN_API}/${path}`).set('Authorization', `Bearer ${token}`).set('Accept-Language', locale).send(body),
     };
   };
   const editor = () => as({ [JOURNAL_PERMISSIONS.accessSettings]: 1 });
@@ -38,7 +39,17 @@ describe('journal settings', () => {
   it('is listed for admins with `cms.journal.access_settings` only', async () => {
     const listed = await (await editor()).get('settings');
     expect(listed.body.data).toEqual([
-      { category: 'Content', code: 'journal', controller: '', description: 'RSS feed and search engine of the journal.', icon: 'icon-pencil', keywords: ['rss', 'search'], label: 'Journal', model: 'cms.journal/journal', order: 300 },
+      {
+        category: 'Content',
+        code: 'journal',
+        controller: '',
+        description: 'RSS feed and search engine of the journal.',
+        icon: 'icon-pencil',
+        keywords: ['rss', 'search'],
+        label: 'Journal',
+        model: 'cms.journal/journal',
+        order: 300,
+      },
     ]);
     const writer = await as({ [JOURNAL_PERMISSIONS.accessPosts]: 1, [JOURNAL_PERMISSIONS.publishPosts]: 1 });
     expect((await writer.get('settings')).body.data).toEqual([]);
@@ -71,7 +82,14 @@ describe('journal settings', () => {
       ['typesense_api_key', 'password', 'Suche'],
     ]);
     const gate = view.fields.find((field: { name: string }) => field.name === 'search_use_typesense');
-    expect(gate).toMatchObject({ label: 'Beiträge in Typesense indexieren', default: false, options: [{ label: 'Ja', value: true }, { label: 'Nein', value: false }] });
+    expect(gate).toMatchObject({
+      label: 'Beiträge in Typesense indexieren',
+      default: false,
+      options: [
+        { label: 'Ja', value: true },
+        { label: 'Nein', value: false },
+      ],
+    });
   });
 
   it('saves end to end, and plugin code reads the values (the gate as a boolean, the key decrypted)', async () => {
@@ -86,7 +104,13 @@ describe('journal settings', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { rss_title: 'Acme journal', rss_description: 'News', rss_limit: 50, search_use_typesense: true, typesense_url: 'http://127.0.0.1:8108' },
+      data: {
+        rss_title: 'Acme journal',
+        rss_description: 'News',
+        rss_limit: 50,
+        search_use_typesense: true,
+        typesense_url: 'http://127.0.0.1:8108',
+      },
       exists: true,
       meta: { secrets: { typesense_api_key: 'stored' } },
     });
@@ -111,7 +135,9 @@ describe('journal settings', () => {
     // Another field changes: the key stays.
     expect((await client.put('settings/journal', { rss_title: 'Same server' })).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
     // The same URL sent again is no change.
-    expect((await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:8108' })).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
+    expect((await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:8108' })).body.meta.secrets).toEqual({
+      typesense_api_key: 'stored',
+    });
     // A new URL without the key: the stored key is gone.
     const moved = await client.put('settings/journal', { typesense_url: 'http://attacker.example:8108' });
     expect(moved.status).toBe(200);
@@ -132,7 +158,11 @@ describe('the example app hands TYPESENSE_API_KEY to the journal settings', () =
   beforeAll(async () => {
     db = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'cms-journal-settings-'));
-    started = await start(db, dataDir, { ADMIN_PASSWORD: 'correct horse battery', TYPESENSE_API_KEY: KEY, TYPESENSE_URL: 'http://127.0.0.1:8108' });
+    started = await start(db, dataDir, {
+      ADMIN_PASSWORD: 'correct horse battery',
+      TYPESENSE_API_KEY: KEY,
+      TYPESENSE_URL: 'http://127.0.0.1:8108',
+    });
   });
   afterAll(async () => {
     await started.app.close();
@@ -141,7 +171,11 @@ describe('the example app hands TYPESENSE_API_KEY to the journal settings', () =
   });
 
   it('reports the key as `env`, uses it, and never serves it', async () => {
-    const login = await fetch(`${started.app.url}${API}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'admin', password: 'correct horse battery' }) });
+    const login = await fetch(`${started.app.url}${API}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'admin', password: 'correct horse battery' }),
+    });
     const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const read = await fetch(`${started.app.url}${API}/settings/journal`, { headers });
@@ -149,17 +183,27 @@ describe('the example app hands TYPESENSE_API_KEY to the journal settings', () =
     expect(read.status).toBe(200);
     expect(JSON.parse(text).meta.secrets).toEqual({ typesense_api_key: 'env' });
     expect(text).not.toContain(KEY);
-    const saved = await fetch(`${started.app.url}${API}/settings/journal`, { method: 'PUT', headers, body: JSON.stringify({ typesense_api_key: 'typed-in-the-admin' }) });
+    const saved = await fetch(`${started.app.url}${API}/settings/journal`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ typesense_api_key: 'typed-in-the-admin' }),
+    });
     const savedText = await saved.text();
     expect(JSON.parse(savedText).meta.secrets).toEqual({ typesense_api_key: 'env' });
     expect(savedText).not.toContain(KEY);
     expect((await started.app.admin.core.settings.values('journal')).typesense_api_key).toBe(KEY);
     // The key is bound to the URL, which the host supplies too: an admin cannot point the key elsewhere.
-    const moved = await fetch(`${started.app.url}${API}/settings/journal`, { method: 'PUT', headers, body: JSON.stringify({ typesense_url: 'http://attacker.example:8108' }) });
+    const moved = await fetch(`${started.app.url}${API}/settings/journal`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ typesense_url: 'http://attacker.example:8108' }),
+    });
     const movedBody = (await moved.json()) as { data: Record<string, unknown>; meta: { secrets: Record<string, string> } };
     expect(movedBody.data.typesense_url).toBe('http://127.0.0.1:8108');
     expect(movedBody.meta.secrets).toEqual({ typesense_api_key: 'env' });
-    expect(await started.app.admin.core.settings.values('journal')).toMatchObject({ typesense_url: 'http://127.0.0.1:8108', typesense_api_key: KEY });
+    expect(await started.app.admin.core.settings.values('journal')).toMatchObject({
+      typesense_url: 'http://127.0.0.1:8108',
+      typesense_api_key: KEY,
+    });
   });
-
 });

@@ -11,7 +11,9 @@ import { colorAssets, colorStrings, colorType } from './catalog/color/type.ts';
 export const catalogPlugin = definePlugin({
   vendor: 'acme',
   name: 'catalog',
-  permissions: [{ code: 'acme.catalog.manage_products', label: 'acme.catalog::permissions.manage_products', tab: 'acme.catalog::permissions.tab' }],
+  permissions: [
+    { code: 'acme.catalog.manage_products', label: 'acme.catalog::permissions.manage_products', tab: 'acme.catalog::permissions.tab' },
+  ],
   entities: catalogEntities,
   migrations: catalogMigrations,
   controllers: [productsController, storefrontController],
@@ -26,8 +28,20 @@ export const catalogPlugin = definePlugin({
       order: 400,
       permissions: ['acme.catalog.manage_products'],
       sideMenu: [
-        { code: 'products', label: 'acme.catalog::navigation.products', icon: 'icon-cube', controller: 'acme/catalog/products', order: 100 },
-        { code: 'storefront', label: 'acme.catalog::navigation.storefront', icon: 'icon-home', controller: 'acme/catalog/storefront', order: 200 },
+        {
+          code: 'products',
+          label: 'acme.catalog::navigation.products',
+          icon: 'icon-cube',
+          controller: 'acme/catalog/products',
+          order: 100,
+        },
+        {
+          code: 'storefront',
+          label: 'acme.catalog::navigation.storefront',
+          icon: 'icon-home',
+          controller: 'acme/catalog/storefront',
+          order: 200,
+        },
       ],
     },
   ],

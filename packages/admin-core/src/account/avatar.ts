@@ -3,7 +3,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdminCore } from '../core.ts';
 import { Validation } from '../errors/index.ts';
 import type { UploadedFile } from '../http/types.ts';
-import { coverThumbnail, IMAGE_EXTENSIONS, imageExtensionOf, isDecodableImage, sanitizeFileName, sniffImage, type SniffedImage } from '../storage/images.ts';
+import {
+  coverThumbnail,
+  IMAGE_EXTENSIONS,
+  imageExtensionOf,
+  isDecodableImage,
+  sanitizeFileName,
+  sniffImage,
+  type SniffedImage,
+} from '../storage/images.ts';
 import { newBlobKey } from '../storage/storage.ts';
 import { AVATAR_ATTACHMENT, AVATAR_FIELD, avatarThumbKey, type AvatarUrls } from './profile.ts';
 

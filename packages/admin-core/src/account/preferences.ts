@@ -9,8 +9,12 @@ export type Preferences = ReturnType<typeof toPreferences>;
 
 const preferencesSchema = (core: AdminCore) =>
   object({
-    admin_theme: string().nullable().oneOf([...core.config.themes, null], 'backend::account.theme_invalid'),
-    admin_locale: string().nullable().oneOf([...core.config.locales, null], 'backend::account.locale_invalid'),
+    admin_theme: string()
+      .nullable()
+      .oneOf([...core.config.themes, null], 'backend::account.theme_invalid'),
+    admin_locale: string()
+      .nullable()
+      .oneOf([...core.config.locales, null], 'backend::account.locale_invalid'),
   });
 
 const json = (value: unknown): AdminMetadata =>

@@ -14,7 +14,11 @@ export const EMAIL_MAX_LENGTH = 255;
 const PASSWORD_MAX_LENGTH = 1024;
 
 /** PostgreSQL text cannot hold NUL: refused as input instead of failing in the database. */
-const text = () => string().nullable().max(255).test('no-nul', 'backend::validation.invalid', (value) => value == null || !value.includes('\u0000'));
+const text = () =>
+  string()
+    .nullable()
+    .max(255)
+    .test('no-nul', 'backend::validation.invalid', (value) => value == null || !value.includes('\u0000'));
 
 /** Exactly the keys `PUT /account` accepts (spec 4.1); any other is a 422 naming it. */
 const accountSchema = object({
@@ -40,7 +44,10 @@ export interface AccountRequestContext {
 }
 
 const isUniqueViolation = (error: unknown, constraint: string) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505' && (error as { constraint?: unknown }).constraint === constraint;
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === '23505' &&
+  (error as { constraint?: unknown }).constraint === constraint;
 
 /**
  * `PUT /account`: the signed-in admin's own names, email and password, in one transaction.
@@ -69,7 +76,9 @@ export async function updateAccount(core: AdminCore, body: unknown, context: Acc
     if (input.current_password === undefined || input.current_password === '') {
       details.current_password = [t('backend::account.current_password_required')];
     } else {
-      const rows = await core.db.orm.em.fork().execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
+      const rows = await core.db.orm.em
+        .fork()
+        .execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
       const verifiedHash = String(rows[0]?.password_hash ?? '');
       if (!(await verifyPassword(input.current_password, verifiedHash))) {
         details.current_password = [t('backend::account.current_password_wrong')];
@@ -91,7 +100,11 @@ export async function updateAccount(core: AdminCore, body: unknown, context: Acc
       if (await emailTaken(em, adminId, input.email)) throw Validation({ email: [t('backend::account.email_taken')] });
       const sets = ['email = ?', 'updated_at = now()'];
       const params: unknown[] = [input.email];
-      for (const [key, column] of [['first_name', 'first_name'], ['last_name', 'last_name'], ['subtitle', 'subtitle']] as const) {
+      for (const [key, column] of [
+        ['first_name', 'first_name'],
+        ['last_name', 'last_name'],
+        ['subtitle', 'subtitle'],
+      ] as const) {
         if (input[key] === undefined) continue;
         sets.push(`${column} = ?`);
         params.push(input[key] ?? '');
@@ -104,7 +117,10 @@ export async function updateAccount(core: AdminCore, body: unknown, context: Acc
         where += ' and password_hash = ?';
         whereParams.push(password.verifiedHash);
       }
-      const updated = await em.execute<Array<{ id: number }>>(`update cms_admins set ${sets.join(', ')} where ${where} returning id`, [...params, ...whereParams]);
+      const updated = await em.execute<Array<{ id: number }>>(`update cms_admins set ${sets.join(', ')} where ${where} returning id`, [
+        ...params,
+        ...whereParams,
+      ]);
       if (updated.length === 0) {
         // The password changed between the check and this write: the current password given
         // is no longer the current one.

@@ -35,8 +35,17 @@ export class PluginAssets {
   add(plugin: PluginDefinition, code: string): void {
     const declared: unknown = plugin.assets;
     if (declared === undefined) return;
-    if (typeof declared !== 'object' || declared === null || Array.isArray(declared) || Object.getPrototypeOf(declared) !== Object.prototype) {
-      throw ConfigError.at({ plugin: code, key: 'assets' }, 'must be an object of file key to file URL', "For example `assets: { 'color-picker.js': new URL('./color-picker.js', import.meta.url) }`.");
+    if (
+      typeof declared !== 'object' ||
+      declared === null ||
+      Array.isArray(declared) ||
+      Object.getPrototypeOf(declared) !== Object.prototype
+    ) {
+      throw ConfigError.at(
+        { plugin: code, key: 'assets' },
+        'must be an object of file key to file URL',
+        "For example `assets: { 'color-picker.js': new URL('./color-picker.js', import.meta.url) }`.",
+      );
     }
     for (const [file, location] of Object.entries(declared)) {
       const where = { plugin: code, key: `assets.${file}` };
@@ -44,7 +53,11 @@ export class PluginAssets {
       const body = readAsset(where, location, kind);
       this.#totalBytes += body.length;
       if (this.#totalBytes > ASSETS_TOTAL_MAX_BYTES) {
-        throw ConfigError.at(where, `the client files of all plugins exceed ${ASSETS_TOTAL_MAX_BYTES} bytes`, 'Serve large files from the host app instead.');
+        throw ConfigError.at(
+          where,
+          `the client files of all plugins exceed ${ASSETS_TOTAL_MAX_BYTES} bytes`,
+          'Serve large files from the host app instead.',
+        );
       }
       const hash = createHash('sha256').update(body).digest('hex').slice(0, HASH_LENGTH);
       const key = `${plugin.vendor}/${plugin.name}/${file}`;

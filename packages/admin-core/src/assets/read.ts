@@ -17,7 +17,12 @@ const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
  */
 export function checkAssetKey(where: Where, key: string): AssetKind {
   const segments = key.split('/');
-  if (key.length > ASSET_KEY_MAX_LENGTH || segments.length > ASSET_KEY_MAX_SEGMENTS || !segments.every((s) => SEGMENT.test(s)) || key.includes('..')) {
+  if (
+    key.length > ASSET_KEY_MAX_LENGTH ||
+    segments.length > ASSET_KEY_MAX_SEGMENTS ||
+    !segments.every((s) => SEGMENT.test(s)) ||
+    key.includes('..')
+  ) {
     throw ConfigError.at(
       where,
       'not a plain relative file name',
@@ -36,11 +41,16 @@ export function checkAssetKey(where: Where, key: string): AssetKind {
 /** The declared location as an absolute path: a `file:` URL (`new URL('./x.js', import.meta.url)`) or an absolute path. */
 function assetPath(where: Where, location: unknown): string {
   if (location instanceof URL) {
-    if (location.protocol !== 'file:') throw ConfigError.at(where, `"${location.href}" is not a file URL`, "Use `new URL('./file.js', import.meta.url)`.");
+    if (location.protocol !== 'file:')
+      throw ConfigError.at(where, `"${location.href}" is not a file URL`, "Use `new URL('./file.js', import.meta.url)`.");
     return fileURLToPath(location);
   }
   if (typeof location === 'string' && isAbsolute(location)) return location;
-  throw ConfigError.at(where, 'must be a file URL or an absolute path', "Use `new URL('./file.js', import.meta.url)`; a relative path would depend on the working directory.");
+  throw ConfigError.at(
+    where,
+    'must be a file URL or an absolute path',
+    "Use `new URL('./file.js', import.meta.url)`; a relative path would depend on the working directory.",
+  );
 }
 
 /**
@@ -66,7 +76,12 @@ export function readAsset(where: Where, location: unknown, kind: AssetKind): Buf
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw ConfigError.at(where, `"${path}" is not a regular file`, 'Declare a file, not a folder or device.');
-    if (stat.size > ASSET_MAX_BYTES) throw ConfigError.at(where, `"${path}" has ${stat.size} bytes`, `A client file may have at most ${ASSET_MAX_BYTES} bytes; split or minify it.`);
+    if (stat.size > ASSET_MAX_BYTES)
+      throw ConfigError.at(
+        where,
+        `"${path}" has ${stat.size} bytes`,
+        `A client file may have at most ${ASSET_MAX_BYTES} bytes; split or minify it.`,
+      );
     const body = Buffer.alloc(stat.size);
     let read = 0;
     while (read < body.length) {
@@ -74,7 +89,8 @@ export function readAsset(where: Where, location: unknown, kind: AssetKind): Buf
       if (n === 0) break;
       read += n;
     }
-    if (read !== body.length) throw ConfigError.at(where, `"${path}" changed while it was read`, 'Start the admin again once the file is written.');
+    if (read !== body.length)
+      throw ConfigError.at(where, `"${path}" changed while it was read`, 'Start the admin again once the file is written.');
     checkContent(where, path, body, kind);
     return body;
   } finally {

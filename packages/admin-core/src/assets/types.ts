@@ -40,7 +40,14 @@ export const ASSET_KINDS: ReadonlyMap<string, AssetKind> = new Map<string, Asset
   ['map', { contentType: 'application/json; charset=utf-8', csp: ASSET_CSP, check: 'json' }],
   ['svg', { contentType: 'image/svg+xml; charset=utf-8', csp: SVG_CSP, check: 'text' }],
   ['png', { contentType: 'image/png', csp: ASSET_CSP, check: startsWith('\x89PNG\r\n\x1a\n') }],
-  ['webp', { contentType: 'image/webp', csp: ASSET_CSP, check: (body) => startsWith('RIFF')(body) && body.subarray(8, 12).toString('latin1') === 'WEBP' }],
+  [
+    'webp',
+    {
+      contentType: 'image/webp',
+      csp: ASSET_CSP,
+      check: (body) => startsWith('RIFF')(body) && body.subarray(8, 12).toString('latin1') === 'WEBP',
+    },
+  ],
   ['woff2', { contentType: 'font/woff2', csp: ASSET_CSP, check: startsWith('wOF2') }],
 ]);
 

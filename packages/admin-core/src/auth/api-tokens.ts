@@ -47,7 +47,12 @@ export async function listApiTokens(em: EntityManager, adminId: number): Promise
 }
 
 /** Mints a token for the admin; only its SHA-256 is stored. `expiresInDays` null means no expiry. */
-export async function createApiToken(em: EntityManager, adminId: number, name: string, expiresInDays: number | null): Promise<CreatedApiToken> {
+export async function createApiToken(
+  em: EntityManager,
+  adminId: number,
+  name: string,
+  expiresInDays: number | null,
+): Promise<CreatedApiToken> {
   const token = newApiToken();
   const rows = await em.execute<Row[]>(
     `insert into cms_api_tokens (admin_id, name, token_hash, token_prefix, created_at, expires_at)

@@ -13,7 +13,10 @@ export const Role = defineEntity({
     description: p.text().nullable(),
     permissions: p.json<PermissionMap>().onCreate(() => ({})),
     created_at: p.datetime().onCreate(() => new Date()),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IRole = InferEntity<typeof Role>;
@@ -41,7 +44,10 @@ export const Admin = defineEntity({
     deleted_at: p.datetime().nullable(),
     last_login_at: p.datetime().nullable(),
     created_at: p.datetime().onCreate(() => new Date()),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IAdmin = InferEntity<typeof Admin>;

@@ -15,7 +15,11 @@ export function hasPermission(principal: Principal | undefined, code: string): b
 }
 
 /** All of `codes` (`mode: 'all'`, the default) or any one of them. An empty list passes. */
-export function hasPermissions(principal: Principal | undefined, codes: readonly string[] | undefined, mode: 'all' | 'any' = 'all'): boolean {
+export function hasPermissions(
+  principal: Principal | undefined,
+  codes: readonly string[] | undefined,
+  mode: 'all' | 'any' = 'all',
+): boolean {
   if (!codes || codes.length === 0) return Boolean(principal);
   return mode === 'all' ? codes.every((code) => hasPermission(principal, code)) : codes.some((code) => hasPermission(principal, code));
 }

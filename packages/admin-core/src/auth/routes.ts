@@ -19,7 +19,11 @@ const loginSchema = object({
 /** A login that sends `X-Requested-With` asks for the cookie transport. */
 const wantsCookie = (req: AdminRequest) => (req.headers['x-requested-with'] ?? '').trim() !== '';
 
-const sessionCookie = (issued: IssuedToken): CookieInstruction => ({ name: SESSION_COOKIE, value: issued.token, maxAgeSeconds: issued.expiresIn });
+const sessionCookie = (issued: IssuedToken): CookieInstruction => ({
+  name: SESSION_COOKIE,
+  value: issued.token,
+  maxAgeSeconds: issued.expiresIn,
+});
 const expiredCookie: CookieInstruction = { name: SESSION_COOKIE, value: null };
 
 /** AdminLoginData: the token in the body on Bearer transport, in the cookie otherwise. */
@@ -69,7 +73,8 @@ async function logout(req: AdminRequest, core: AdminCore): Promise<AdminResponse
   const presented = presentedToken(req);
   if (!presented) return fail(Unauthorized());
   // The CSRF rule of every cookie-only write, checked before the token is even looked at.
-  if (presented.transport === 'cookie' && !hasXhrHeader(req)) return fail(new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf'));
+  if (presented.transport === 'cookie' && !hasXhrHeader(req))
+    return fail(new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf'));
   const principal = await core.auth.authenticate(presented.token, presented.transport);
   if (!principal) return fail(Unauthorized());
   // A personal API token is revoked on its own route, never as a side effect of a logout.

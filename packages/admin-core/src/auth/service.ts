@@ -84,7 +84,12 @@ export class AuthService {
   }
 
   /** Opens a session and seals a token naming it. Pass `em` to open it inside a transaction. */
-  async issue(adminId: number, transport: 'bearer' | 'cookie', meta: { ip?: string; userAgent?: string } = {}, em: EntityManager = this.em()): Promise<IssuedToken> {
+  async issue(
+    adminId: number,
+    transport: 'bearer' | 'cookie',
+    meta: { ip?: string; userAgent?: string } = {},
+    em: EntityManager = this.em(),
+  ): Promise<IssuedToken> {
     const sessionId = newSessionId();
     // Expired sessions can never come back (the guard checks `expires_at`): each login sweeps
     // the admin's own, so the table holds live sessions and recent history only.
@@ -100,7 +105,9 @@ export class AuthService {
 
   /** Revokes a session; false when it was already revoked (or never existed). */
   async revokeSession(sessionId: string, em: EntityManager = this.em()): Promise<boolean> {
-    const rows = await em.execute<Row[]>('update cms_sessions set revoked_at = now() where id = ? and revoked_at is null returning id', [sessionId]);
+    const rows = await em.execute<Row[]>('update cms_sessions set revoked_at = now() where id = ? and revoked_at is null returning id', [
+      sessionId,
+    ]);
     return rows.length > 0;
   }
 
@@ -108,7 +115,12 @@ export class AuthService {
    * Rotates a session: revokes it and opens its successor in one transaction. Undefined when the
    * session was revoked meanwhile, so two refreshes racing with one token cannot both win.
    */
-  async rotate(sessionId: string, adminId: number, transport: 'bearer' | 'cookie', meta: { ip?: string; userAgent?: string } = {}): Promise<IssuedToken | undefined> {
+  async rotate(
+    sessionId: string,
+    adminId: number,
+    transport: 'bearer' | 'cookie',
+    meta: { ip?: string; userAgent?: string } = {},
+  ): Promise<IssuedToken | undefined> {
     return this.em().transactional(async (em) => {
       // Every rule of `authenticate` again, under the row lock: a password change, suspension or
       // expiry that landed since the guard ran must not be outlived by a fresh session.

@@ -24,7 +24,12 @@ export const DEFAULT_THROTTLE: ThrottleConfig = {
  * `Admin`, ` ADMIN `, `admin/` or `ad\u200bmin` count as the same login.
  */
 export const normalizeLoginKey = (identifier: string): string =>
-  identifier.normalize('NFKC').replace(/\p{Cf}/gu, '').trim().toLowerCase().replace(/[/\\.\s]+$/u, '');
+  identifier
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[/\\.\s]+$/u, '');
 
 /**
  * Login throttling counted in PostgreSQL, so every instance shares it. Each attempt is counted
@@ -47,10 +52,7 @@ export class LoginThrottle {
 
   async hit(em: EntityManager, identifier: string, address: string): Promise<void> {
     const keys = this.keys(identifier, address);
-    const results = [
-      await this.#count(em, keys.login, this.#config.login),
-      await this.#count(em, keys.address, this.#config.address),
-    ];
+    const results = [await this.#count(em, keys.login, this.#config.login), await this.#count(em, keys.address, this.#config.address)];
     const retry = Math.max(0, ...results.filter((r) => r.over).map((r) => r.retryAfter));
     if (results.some((r) => r.over)) throw TooManyRequests(Math.max(1, retry));
   }

@@ -24,7 +24,8 @@ async function identityTaken(em: EntityManager, id: number | undefined, value: s
  * Who a principal may manage: never soft-deleted admins, and superusers only for a superuser
  * (otherwise anyone who may manage admins could reset a superuser's password and sign in as one).
  */
-const manageable = ({ principal }: { principal: Principal }) => (principal.admin.isSuperuser ? { deleted_at: null } : { deleted_at: null, is_superuser: false });
+const manageable = ({ principal }: { principal: Principal }) =>
+  principal.admin.isSuperuser ? { deleted_at: null } : { deleted_at: null, is_superuser: false };
 
 /**
  * Roles that grant something the principal does not hold: locked (neither given nor taken away),
@@ -34,7 +35,9 @@ async function lockedRoles({ principal, em }: ScopeContext): Promise<number[]> {
   if (principal.admin.isSuperuser) return [];
   // Not kept in the identity map: half-loaded roles must not leak into the save's later reads.
   const roles = await em.find(Role, {}, { fields: ['id', 'permissions'], disableIdentityMap: true });
-  return roles.filter((role) => Object.entries(role.permissions ?? {}).some(([code, value]) => value === 1 && !hasPermission(principal, code))).map((role) => role.id);
+  return roles
+    .filter((role) => Object.entries(role.permissions ?? {}).some(([code, value]) => value === 1 && !hasPermission(principal, code)))
+    .map((role) => role.id);
 }
 
 /**
@@ -66,7 +69,8 @@ export const adminsController = defineController({
         modelClass: 'Role',
         nameFrom: 'name',
         scope: (value) => (/^[1-9]\d{0,9}$/.test(value) ? { role: Number(value) } : { id: null }),
-        scopeOptions: async ({ em }) => (await em.find(Role, {}, { orderBy: { name: 'asc' } })).map((role) => ({ label: role.name, value: String(role.id) })),
+        scopeOptions: async ({ em }) =>
+          (await em.find(Role, {}, { orderBy: { name: 'asc' } })).map((role) => ({ label: role.name, value: String(role.id) })),
       },
     },
     rowStates: (record) => (record.suspended_at ? ['disabled'] : []),
@@ -81,7 +85,13 @@ export const adminsController = defineController({
       password: { type: 'password', label: s('password'), virtual: true, comment: s('password_comment') },
       role: { type: 'relation', label: s('role'), nameFrom: 'name', emptyOption: s('no_role'), lockedIds: lockedRoles },
       permissions: { type: 'permissioneditor', label: s('permissions'), mode: 'radio', tab: s('tab_permissions') },
-      is_superuser: { type: 'dropdown', label: s('is_superuser'), options: { false: s('no'), true: s('yes') }, default: false, tab: s('tab_permissions') },
+      is_superuser: {
+        type: 'dropdown',
+        label: s('is_superuser'),
+        options: { false: s('no'), true: s('yes') },
+        default: false,
+        tab: s('tab_permissions'),
+      },
     },
   },
   hooks: {
@@ -91,12 +101,15 @@ export const adminsController = defineController({
       if (values.login !== undefined && (await identityTaken(em, id, String(values.login)))) details.login = ['backend::validation.unique'];
       // The same rule as `PUT /account`: an admin signs in with this address.
       if (values.email !== undefined && !EMAIL.isValidSync(values.email)) details.email = ['backend::validation.email'];
-      else if (values.email !== undefined && (await identityTaken(em, id, String(values.email)))) details.email = ['backend::validation.unique'];
+      else if (values.email !== undefined && (await identityTaken(em, id, String(values.email))))
+        details.email = ['backend::validation.unique'];
       if (mode === 'create' && typeof values.password !== 'string') details.password = ['backend::validation.required'];
       if (Object.keys(details).length) throw Validation(details);
       // `record` already holds the new value: compare with the stored one (a change, not a value, is refused).
       if (values.is_superuser !== undefined && !principal.admin.isSuperuser && values.is_superuser !== (previous?.is_superuser ?? false)) {
-        throw new AdminError('forbidden', 'forbidden', 'backend::admins.superuser_only', { details: { is_superuser: ['backend::admins.superuser_only'] } });
+        throw new AdminError('forbidden', 'forbidden', 'backend::admins.superuser_only', {
+          details: { is_superuser: ['backend::admins.superuser_only'] },
+        });
       }
       if (typeof values.password === 'string') {
         record.password_hash = await hashPassword(values.password);

@@ -5,8 +5,19 @@ import { resolveSettingsConfig } from '../settings/env.ts';
 import type { AdminConfig, Logger, ResolvedConfig } from './types.ts';
 
 const KNOWN_KEYS = new Set([
-  'backend', 'production', 'database', 'secret', 'locales', 'fallbackLocale', 'plugins', 'storage',
-  'sessionTtlSeconds', 'throttle', 'themes', 'logger', 'settings',
+  'backend',
+  'production',
+  'database',
+  'secret',
+  'locales',
+  'fallbackLocale',
+  'plugins',
+  'storage',
+  'sessionTtlSeconds',
+  'throttle',
+  'themes',
+  'logger',
+  'settings',
 ]);
 
 export const consoleLogger: Logger = {
@@ -24,10 +35,18 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
     if (!KNOWN_KEYS.has(key)) throw ConfigError.at({ key }, 'unknown configuration key', `Known keys: ${[...KNOWN_KEYS].join(', ')}.`);
   }
   if (typeof config.secret !== 'string' || config.secret.length < 32) {
-    throw ConfigError.at({ key: 'secret' }, 'the secret is missing or shorter than 32 characters', 'Pass a random string of at least 32 characters (for example `openssl rand -base64 48`).');
+    throw ConfigError.at(
+      { key: 'secret' },
+      'the secret is missing or shorter than 32 characters',
+      'Pass a random string of at least 32 characters (for example `openssl rand -base64 48`).',
+    );
   }
   if (config.production !== undefined && typeof config.production !== 'boolean') {
-    throw ConfigError.at({ key: 'production' }, 'must be a boolean', 'Pass `production: true` when the host runs in production (a string such as "true" is not read).');
+    throw ConfigError.at(
+      { key: 'production' },
+      'must be a boolean',
+      'Pass `production: true` when the host runs in production (a string such as "true" is not read).',
+    );
   }
   const production = config.production === true;
   const backend = config.backend ?? {};
@@ -35,20 +54,38 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
     throw ConfigError.at({ key: 'backend' }, 'must be an object', 'For example `backend: { uri: "/backend" }`.');
   }
   for (const key of Object.keys(backend)) {
-    if (key !== 'uri' && key !== 'cookie_secure') throw ConfigError.at({ key: `backend.${key}` }, 'unknown configuration key', 'Known keys: backend.uri, backend.cookie_secure.');
+    if (key !== 'uri' && key !== 'cookie_secure')
+      throw ConfigError.at({ key: `backend.${key}` }, 'unknown configuration key', 'Known keys: backend.uri, backend.cookie_secure.');
   }
   const uri = backend.uri ?? '/backend';
   if (typeof uri !== 'string' || !/^\/[A-Za-z0-9_\-/]*$/.test(uri) || uri.includes('//') || (uri.length > 1 && uri.endsWith('/'))) {
-    throw ConfigError.at({ key: 'backend.uri' }, `"${String(uri)}" is not a valid prefix`, 'Use a path such as "/backend": a leading slash, no trailing slash, letters, digits, "-", "_" and "/".');
+    throw ConfigError.at(
+      { key: 'backend.uri' },
+      `"${String(uri)}" is not a valid prefix`,
+      'Use a path such as "/backend": a leading slash, no trailing slash, letters, digits, "-", "_" and "/".',
+    );
   }
-  if (uri === '/') throw ConfigError.at({ key: 'backend.uri' }, 'the admin cannot be mounted at the root', 'Use a prefix such as "/backend".');
+  if (uri === '/')
+    throw ConfigError.at({ key: 'backend.uri' }, 'the admin cannot be mounted at the root', 'Use a prefix such as "/backend".');
   const cookieSecure = backend.cookie_secure ?? true;
   if (typeof cookieSecure !== 'boolean') throw ConfigError.at({ key: 'backend.cookie_secure' }, 'must be a boolean', 'Use true or false.');
   if (!cookieSecure && production) {
-    throw ConfigError.at({ key: 'backend.cookie_secure' }, 'an insecure session cookie is refused in production', 'Remove `cookie_secure: false`, or serve the admin over HTTPS.');
+    throw ConfigError.at(
+      { key: 'backend.cookie_secure' },
+      'an insecure session cookie is refused in production',
+      'Remove `cookie_secure: false`, or serve the admin over HTTPS.',
+    );
   }
-  if (!config.database || typeof config.database !== 'object' || (!isEmbedded(config.database) && typeof (config.database as { url?: unknown }).url !== 'string')) {
-    throw ConfigError.at({ key: 'database' }, 'no database configured', 'Pass `database: { url: "postgres://…" }` or `database: { embedded: { dataDir } }`.');
+  if (
+    !config.database ||
+    typeof config.database !== 'object' ||
+    (!isEmbedded(config.database) && typeof (config.database as { url?: unknown }).url !== 'string')
+  ) {
+    throw ConfigError.at(
+      { key: 'database' },
+      'no database configured',
+      'Pass `database: { url: "postgres://…" }` or `database: { embedded: { dataDir } }`.',
+    );
   }
   const locales = config.locales ?? ['en'];
   if (!Array.isArray(locales) || locales.length === 0 || !locales.every((l) => typeof l === 'string' && LOCALE.test(l))) {
@@ -68,18 +105,34 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
   for (const name of ['login', 'address'] as const) {
     const rule = throttle[name];
     if (!rule || !Number.isSafeInteger(rule.max) || rule.max < 1 || !Number.isSafeInteger(rule.windowSeconds) || rule.windowSeconds < 1) {
-      throw ConfigError.at({ key: `throttle.${name}` }, 'needs whole numbers `max` and `windowSeconds` of at least 1', 'For example { max: 5, windowSeconds: 900 }.');
+      throw ConfigError.at(
+        { key: `throttle.${name}` },
+        'needs whole numbers `max` and `windowSeconds` of at least 1',
+        'For example { max: 5, windowSeconds: 900 }.',
+      );
     }
   }
   const themes = config.themes ?? ['light', 'dark', 'auto'];
   if (!Array.isArray(themes) || themes.length === 0 || !themes.every((theme) => typeof theme === 'string' && theme !== '')) {
-    throw ConfigError.at({ key: 'themes' }, 'must be a non-empty list of theme names', 'For example ["light", "dark", "auto"], or leave it out.');
+    throw ConfigError.at(
+      { key: 'themes' },
+      'must be a non-empty list of theme names',
+      'For example ["light", "dark", "auto"], or leave it out.',
+    );
   }
   const plugins = config.plugins ?? [];
   if (!Array.isArray(plugins)) throw ConfigError.at({ key: 'plugins' }, 'must be a list', 'Pass `plugins: [journalPlugin, …]`.');
   const logger = config.logger ?? consoleLogger;
-  if (typeof logger !== 'object' || logger === null || !(['info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')) {
-    throw ConfigError.at({ key: 'logger' }, 'needs the methods info, warn and error', 'Pass an object such as `{ info, warn, error }` (pino and console-style loggers fit), or leave it out.');
+  if (
+    typeof logger !== 'object' ||
+    logger === null ||
+    !(['info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')
+  ) {
+    throw ConfigError.at(
+      { key: 'logger' },
+      'needs the methods info, warn and error',
+      'Pass an object such as `{ info, warn, error }` (pino and console-style loggers fit), or leave it out.',
+    );
   }
   // After `plugins`: an env-supplied secret must name a password field some plugin declares.
   const settingsEnv = resolveSettingsConfig(config.settings, plugins);

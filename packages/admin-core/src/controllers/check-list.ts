@@ -13,8 +13,25 @@ export interface ResolvedColumn {
 }
 
 export const LIST_KEYS = [
-  'title', 'columns', 'defaultSort', 'recordsPerPage', 'perPageOptions', 'filters', 'showSearch', 'searchPrompt', 'showCheckboxes',
-  'showSetup', 'showSorting', 'noRecordsMessage', 'recordUrl', 'headerPartial', 'bulkActions', 'toolbar', 'rowActions', 'rowStates', 'rowStateColumns',
+  'title',
+  'columns',
+  'defaultSort',
+  'recordsPerPage',
+  'perPageOptions',
+  'filters',
+  'showSearch',
+  'searchPrompt',
+  'showCheckboxes',
+  'showSetup',
+  'showSorting',
+  'noRecordsMessage',
+  'recordUrl',
+  'headerPartial',
+  'bulkActions',
+  'toolbar',
+  'rowActions',
+  'rowStates',
+  'rowStateColumns',
 ] as const;
 const COLUMN_KEYS = ['label', 'type', 'searchable', 'sortable', 'relation', 'select', 'currency', 'currencyFrom'];
 const FILTER_KEYS = ['type', 'label', 'column', 'options', 'scope', 'scopeOptions', 'modelClass', 'nameFrom', 'trueValue', 'falseValue'];
@@ -22,11 +39,18 @@ const FILTER_TYPES = ['group', 'scope', 'daterange', 'switch', 'text'];
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 const DATE_COLUMNS = /^(date|timestamp|timestamptz|datetime)\b/i;
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
 /** Refuses keys outside `known` of an object found at `where`. */
-export function onlyKeys(at: At, where: string, value: unknown, known: readonly string[], shape: string): asserts value is Record<string, unknown> {
+export function onlyKeys(
+  at: At,
+  where: string,
+  value: unknown,
+  known: readonly string[],
+  shape: string,
+): asserts value is Record<string, unknown> {
   if (!isObject(value)) throw at(where, `must be an object ${shape}`, `Declare it as ${shape}.`);
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) throw at(`${where}.${key}`, `unknown key "${key}"`, `Known keys: ${known.join(', ')}.`);
@@ -35,7 +59,8 @@ export function onlyKeys(at: At, where: string, value: unknown, known: readonly 
 
 const mustString = (at: At, where: string, value: unknown, required = false) => {
   if (value === undefined && !required) return;
-  if (typeof value !== 'string' || value === '') throw at(where, required ? 'a non-empty string is required' : 'must be a non-empty string', 'Use a string key or text.');
+  if (typeof value !== 'string' || value === '')
+    throw at(where, required ? 'a non-empty string is required' : 'must be a non-empty string', 'Use a string key or text.');
 };
 const mustBoolean = (at: At, where: string, value: unknown) => {
   if (value !== undefined && typeof value !== 'boolean') throw at(where, 'must be true or false', 'Use a boolean.');
@@ -69,14 +94,22 @@ function checkColumn(at: At, key: string, column: unknown, meta: EntityMetadata)
   const property = meta.properties[name as never] as EntityProperty | undefined;
   if (!property) throw at(where, `the entity has no property "${name}"`, 'Name an entity property, or set `relation` to one.');
   const relation = property.kind !== 'scalar';
-  if (relation && property.kind !== 'm:1' && property.kind !== 'm:n') throw at(where, 'only belongsTo and belongsToMany relations can be list columns', 'Remove the column.');
-  if (relation && (column.searchable || column.sortable)) throw at(where, 'a relation column cannot be searchable or sortable', 'Search or sort on a scalar column.');
-  if (!relation && column.select !== undefined) throw at(`${where}.select`, '`select` applies to relation columns only', 'Remove `select`, or set `relation`.');
-  if (column.searchable && property.runtimeType !== 'string') throw at(`${where}.searchable`, 'only text columns are searchable', 'Remove `searchable`.');
+  if (relation && property.kind !== 'm:1' && property.kind !== 'm:n')
+    throw at(where, 'only belongsTo and belongsToMany relations can be list columns', 'Remove the column.');
+  if (relation && (column.searchable || column.sortable))
+    throw at(where, 'a relation column cannot be searchable or sortable', 'Search or sort on a scalar column.');
+  if (!relation && column.select !== undefined)
+    throw at(`${where}.select`, '`select` applies to relation columns only', 'Remove `select`, or set `relation`.');
+  if (column.searchable && property.runtimeType !== 'string')
+    throw at(`${where}.searchable`, 'only text columns are searchable', 'Remove `searchable`.');
   if (!relation) return { key, property };
   const labelProperty = labelPropertyFor(property.targetMeta, column.select as string | undefined, false);
   if (!labelProperty) {
-    throw at(column.select !== undefined ? `${where}.select` : where, `the related entity ${property.targetMeta?.className} has no ${column.select !== undefined ? `scalar property "${String(column.select)}"` : 'name, title, login or code property'}`, 'Set `select` to the related property shown as label.');
+    throw at(
+      column.select !== undefined ? `${where}.select` : where,
+      `the related entity ${property.targetMeta?.className} has no ${column.select !== undefined ? `scalar property "${String(column.select)}"` : 'name, title, login or code property'}`,
+      'Set `select` to the related property shown as label.',
+    );
   }
   return { key, property, labelProperty };
 }
@@ -85,50 +118,88 @@ function checkFilter(at: At, name: string, filter: unknown, meta: EntityMetadata
   const where = `list.filters.${name}`;
   if (!IDENTIFIER.test(name)) throw at(where, 'filter names are lower-case identifiers', 'Use letters, digits and "_".');
   onlyKeys(at, where, filter, FILTER_KEYS, '{ type, label, column?, … }');
-  if (!FILTER_TYPES.includes(filter.type as string)) throw at(`${where}.type`, `unknown filter type "${String(filter.type)}"`, `Use one of: ${FILTER_TYPES.join(', ')}.`);
+  if (!FILTER_TYPES.includes(filter.type as string))
+    throw at(`${where}.type`, `unknown filter type "${String(filter.type)}"`, `Use one of: ${FILTER_TYPES.join(', ')}.`);
   mustString(at, `${where}.label`, filter.label, true);
   for (const text of ['modelClass', 'nameFrom'] as const) mustString(at, `${where}.${text}`, filter[text]);
   for (const value of ['trueValue', 'falseValue'] as const) {
-    if (filter[value] !== undefined && !isScalar(filter[value])) throw at(`${where}.${value}`, 'must be a scalar', 'Use a string, number or boolean.');
+    if (filter[value] !== undefined && !isScalar(filter[value]))
+      throw at(`${where}.${value}`, 'must be a scalar', 'Use a string, number or boolean.');
   }
-  if (filter.options !== undefined && !(isObject(filter.options) && Object.values(filter.options).every((label) => typeof label === 'string'))) {
+  if (
+    filter.options !== undefined &&
+    !(isObject(filter.options) && Object.values(filter.options).every((label) => typeof label === 'string'))
+  ) {
     throw at(`${where}.options`, 'must be an object of value to label', 'Use for example `{ draft: "acme.blog::lang.draft" }`.');
   }
   if (filter.type === 'scope') {
-    if (typeof filter.scope !== 'function') throw at(`${where}.scope`, 'a scope filter needs a `scope` function', 'Return a condition for the picked value.');
+    if (typeof filter.scope !== 'function')
+      throw at(`${where}.scope`, 'a scope filter needs a `scope` function', 'Return a condition for the picked value.');
     mustFunction(at, `${where}.scopeOptions`, filter.scopeOptions);
     return;
   }
   for (const key of ['scope', 'scopeOptions'] as const) {
-    if (filter[key] !== undefined) throw at(`${where}.${key}`, `\`${key}\` applies to scope filters only`, 'Remove it, or use `type: "scope"`.');
+    if (filter[key] !== undefined)
+      throw at(`${where}.${key}`, `\`${key}\` applies to scope filters only`, 'Remove it, or use `type: "scope"`.');
   }
   const property = typeof filter.column === 'string' ? (meta.properties[filter.column as never] as EntityProperty | undefined) : undefined;
-  if (!property) throw at(`${where}.column`, `the entity has no property "${String(filter.column)}"`, 'Name the column the filter applies to.');
-  if (filter.type === 'group' && !(isObject(filter.options) && Object.keys(filter.options).length > 0)) throw at(`${where}.options`, 'a group filter needs options', 'Map each value to a label.');
+  if (!property)
+    throw at(`${where}.column`, `the entity has no property "${String(filter.column)}"`, 'Name the column the filter applies to.');
+  if (filter.type === 'group' && !(isObject(filter.options) && Object.keys(filter.options).length > 0))
+    throw at(`${where}.options`, 'a group filter needs options', 'Map each value to a label.');
   // Values the column cannot hold would fail in SQL on every use of the filter: refuse them now.
   const fits = (value: unknown) =>
-    property.runtimeType === 'number' ? /^-?\d+(\.\d+)?$/.test(String(value)) : property.runtimeType === 'boolean' ? ['true', 'false'].includes(String(value)) : true;
+    property.runtimeType === 'number'
+      ? /^-?\d+(\.\d+)?$/.test(String(value))
+      : property.runtimeType === 'boolean'
+        ? ['true', 'false'].includes(String(value))
+        : true;
   if (filter.type === 'group') {
     const bad = Object.keys(filter.options as object).find((value) => !fits(value));
-    if (bad !== undefined) throw at(`${where}.options`, `"${bad}" is not a value of the ${property.runtimeType} column "${property.name}"`, 'Use option keys the column can hold.');
+    if (bad !== undefined)
+      throw at(
+        `${where}.options`,
+        `"${bad}" is not a value of the ${property.runtimeType} column "${property.name}"`,
+        'Use option keys the column can hold.',
+      );
   }
   if (filter.type === 'switch' && property.runtimeType !== 'boolean') {
     for (const key of ['trueValue', 'falseValue'] as const) {
-      if (filter[key] === undefined || !fits(filter[key])) throw at(`${where}.${key}`, `a switch over the ${property.runtimeType} column "${property.name}" needs a ${key} the column can hold`, 'Set both trueValue and falseValue, for example 1 and 0.');
+      if (filter[key] === undefined || !fits(filter[key]))
+        throw at(
+          `${where}.${key}`,
+          `a switch over the ${property.runtimeType} column "${property.name}" needs a ${key} the column can hold`,
+          'Set both trueValue and falseValue, for example 1 and 0.',
+        );
     }
   }
   if (filter.type === 'text' && (property.kind !== 'scalar' || property.runtimeType !== 'string')) {
-    throw at(`${where}.column`, `a text filter searches a text column, but "${property.name}" is not one`, 'Use a group or switch filter, or name a text column.');
+    throw at(
+      `${where}.column`,
+      `a text filter searches a text column, but "${property.name}" is not one`,
+      'Use a group or switch filter, or name a text column.',
+    );
   }
-  if (filter.type === 'daterange' && !(property.kind === 'scalar' && (property.runtimeType === 'Date' || DATE_COLUMNS.test(property.columnTypes?.[0] ?? '')))) {
-    throw at(`${where}.column`, `a date range filter needs a date or datetime column, but "${property.name}" is not one`, 'Name a date or datetime column.');
+  if (
+    filter.type === 'daterange' &&
+    !(property.kind === 'scalar' && (property.runtimeType === 'Date' || DATE_COLUMNS.test(property.columnTypes?.[0] ?? '')))
+  ) {
+    throw at(
+      `${where}.column`,
+      `a date range filter needs a date or datetime column, but "${property.name}" is not one`,
+      'Name a date or datetime column.',
+    );
   }
 }
 
 function checkActions(at: At, list: ListConfig): void {
-  for (const [key, actions, keys] of [['bulkActions', list.bulkActions, ['name', 'label', 'confirm']], ['rowActions', list.rowActions, ['name', 'label', 'url']]] as const) {
+  for (const [key, actions, keys] of [
+    ['bulkActions', list.bulkActions, ['name', 'label', 'confirm']],
+    ['rowActions', list.rowActions, ['name', 'label', 'url']],
+  ] as const) {
     if (actions === undefined) continue;
-    if (!Array.isArray(actions)) throw at(`list.${key}`, 'must be a list of actions', 'Use for example `[{ name: "publish", label: "…" }]`.');
+    if (!Array.isArray(actions))
+      throw at(`list.${key}`, 'must be a list of actions', 'Use for example `[{ name: "publish", label: "…" }]`.');
     actions.forEach((action: unknown, index: number) => {
       onlyKeys(at, `list.${key}.${index}`, action, keys, '{ name, label, … }');
       mustString(at, `list.${key}.${index}.name`, action.name, true);
@@ -145,38 +216,72 @@ function checkActions(at: At, list: ListConfig): void {
 }
 
 /** Checks a list config against the entity and resolves its columns. */
-export function checkList(at: At, list: unknown, meta: EntityMetadata): { list: ListConfig & { perPageOptions: number[]; recordsPerPage: number }; columns: Map<string, ResolvedColumn> } {
+export function checkList(
+  at: At,
+  list: unknown,
+  meta: EntityMetadata,
+): { list: ListConfig & { perPageOptions: number[]; recordsPerPage: number }; columns: Map<string, ResolvedColumn> } {
   onlyKeys(at, 'list', list, LIST_KEYS, '{ columns, … }');
   const config = list as unknown as ListConfig;
   const columns = new Map<string, ResolvedColumn>();
-  if (config.columns !== undefined && !isObject(config.columns)) throw at('list.columns', 'must be an object of column key to column', 'Use for example `{ title: { label: "Title" } }`.');
+  if (config.columns !== undefined && !isObject(config.columns))
+    throw at('list.columns', 'must be an object of column key to column', 'Use for example `{ title: { label: "Title" } }`.');
   for (const [key, column] of Object.entries(config.columns ?? {})) columns.set(key, checkColumn(at, key, column, meta));
-  for (const key of ['title', 'searchPrompt', 'noRecordsMessage', 'recordUrl', 'headerPartial'] as const) mustString(at, `list.${key}`, config[key]);
+  for (const key of ['title', 'searchPrompt', 'noRecordsMessage', 'recordUrl', 'headerPartial'] as const)
+    mustString(at, `list.${key}`, config[key]);
   for (const key of ['showSearch', 'showCheckboxes', 'showSetup', 'showSorting'] as const) mustBoolean(at, `list.${key}`, config[key]);
   mustFunction(at, 'list.rowStates', config.rowStates);
   if (config.rowStateColumns !== undefined) {
-    if (!config.rowStates) throw at('list.rowStateColumns', 'names columns for `rowStates`, which is not declared', 'Declare `rowStates`, or remove `rowStateColumns`.');
-    if (!Array.isArray(config.rowStateColumns)) throw at('list.rowStateColumns', 'must be a list of property names', 'For example `["suspended_at"]`.');
+    if (!config.rowStates)
+      throw at(
+        'list.rowStateColumns',
+        'names columns for `rowStates`, which is not declared',
+        'Declare `rowStates`, or remove `rowStateColumns`.',
+      );
+    if (!Array.isArray(config.rowStateColumns))
+      throw at('list.rowStateColumns', 'must be a list of property names', 'For example `["suspended_at"]`.');
     for (const name of config.rowStateColumns) {
-      const property = typeof name === 'string' ? meta.properties[name as never] as { kind?: string } | undefined : undefined;
-      if (property?.kind !== 'scalar') throw at('list.rowStateColumns', `${JSON.stringify(name)} is not a scalar property of the entity`, 'Name scalar properties (columns) of the entity.');
+      const property = typeof name === 'string' ? (meta.properties[name as never] as { kind?: string } | undefined) : undefined;
+      if (property?.kind !== 'scalar')
+        throw at(
+          'list.rowStateColumns',
+          `${JSON.stringify(name)} is not a scalar property of the entity`,
+          'Name scalar properties (columns) of the entity.',
+        );
     }
   }
   const searchable = Object.values(config.columns ?? {}).some((column) => column.searchable);
-  if (config.showSearch === true && !searchable) throw at('list.showSearch', 'the list shows a search box but no column is searchable', 'Mark a text column `searchable: true`, or remove `showSearch`.');
+  if (config.showSearch === true && !searchable)
+    throw at(
+      'list.showSearch',
+      'the list shows a search box but no column is searchable',
+      'Mark a text column `searchable: true`, or remove `showSearch`.',
+    );
 
   const perPageOptions = config.perPageOptions ?? [20, 50, 100];
-  if (!Array.isArray(perPageOptions) || perPageOptions.length === 0 || !perPageOptions.every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 500)) {
+  if (
+    !Array.isArray(perPageOptions) ||
+    perPageOptions.length === 0 ||
+    !perPageOptions.every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 500)
+  ) {
     throw at('list.perPageOptions', 'must be a list of whole numbers from 1 to 500', 'For example [20, 50, 100].');
   }
   const recordsPerPage = config.recordsPerPage ?? perPageOptions[0]!;
-  if (!perPageOptions.includes(recordsPerPage)) throw at('list.recordsPerPage', `${String(recordsPerPage)} is not one of perPageOptions`, 'Pick one of perPageOptions.');
+  if (!perPageOptions.includes(recordsPerPage))
+    throw at('list.recordsPerPage', `${String(recordsPerPage)} is not one of perPageOptions`, 'Pick one of perPageOptions.');
   if (config.defaultSort !== undefined) {
     onlyKeys(at, 'list.defaultSort', config.defaultSort, ['column', 'direction'], '{ column, direction }');
-    if (!config.columns?.[config.defaultSort.column]?.sortable) throw at('list.defaultSort.column', `"${String(config.defaultSort.column)}" is not a sortable column`, 'Mark the column `sortable: true`.');
-    if (config.defaultSort.direction !== 'asc' && config.defaultSort.direction !== 'desc') throw at('list.defaultSort.direction', 'must be asc or desc', 'Use "asc" or "desc".');
+    if (!config.columns?.[config.defaultSort.column]?.sortable)
+      throw at(
+        'list.defaultSort.column',
+        `"${String(config.defaultSort.column)}" is not a sortable column`,
+        'Mark the column `sortable: true`.',
+      );
+    if (config.defaultSort.direction !== 'asc' && config.defaultSort.direction !== 'desc')
+      throw at('list.defaultSort.direction', 'must be asc or desc', 'Use "asc" or "desc".');
   }
-  if (config.filters !== undefined && !isObject(config.filters)) throw at('list.filters', 'must be an object of filter name to filter', 'Use for example `{ status: { type: "group", … } }`.');
+  if (config.filters !== undefined && !isObject(config.filters))
+    throw at('list.filters', 'must be an object of filter name to filter', 'Use for example `{ status: { type: "group", … } }`.');
   for (const [name, filter] of Object.entries(config.filters ?? {})) checkFilter(at, name, filter, meta);
   checkActions(at, config);
   return { list: { ...config, perPageOptions, recordsPerPage }, columns };

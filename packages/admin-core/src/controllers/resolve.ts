@@ -33,7 +33,19 @@ export interface ResolvedController {
   list: Required<Pick<ListConfig, 'perPageOptions' | 'recordsPerPage'>> & ListConfig;
 }
 
-const CONTROLLER_KEYS = ['name', 'entity', 'permissions', 'singleton', 'softDelete', 'list', 'form', 'scopes', 'hooks', 'actions', 'partials'];
+const CONTROLLER_KEYS = [
+  'name',
+  'entity',
+  'permissions',
+  'singleton',
+  'softDelete',
+  'list',
+  'form',
+  'scopes',
+  'hooks',
+  'actions',
+  'partials',
+];
 const FORM_KEYS = ['name', 'fields', 'redirects', 'messages', 'preview'];
 const FORM_MESSAGE_KEYS = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
 const HOOK_KEYS = ['beforeSave', 'afterSave', 'beforeDelete'];
@@ -49,21 +61,29 @@ export interface ResolveContext {
 
 /** Shapes of the keys that hold functions and plain objects (`scopes`, `hooks`, `form` apart from fields). */
 function checkShapes(at: At, config: ControllerConfig): void {
-  if (config.singleton !== undefined && typeof config.singleton !== 'boolean') throw at('singleton', 'must be true or false', 'Use a boolean.');
-  for (const [key, known] of [['scopes', ['list', 'form']], ['hooks', HOOK_KEYS]] as const) {
+  if (config.singleton !== undefined && typeof config.singleton !== 'boolean')
+    throw at('singleton', 'must be true or false', 'Use a boolean.');
+  for (const [key, known] of [
+    ['scopes', ['list', 'form']],
+    ['hooks', HOOK_KEYS],
+  ] as const) {
     const value = config[key];
     if (value === undefined) continue;
     onlyKeys(at, key, value, known, `{ ${known.join(', ')} } of functions`);
-    for (const [name, fn] of Object.entries(value)) if (typeof fn !== 'function') throw at(`${key}.${name}`, 'must be a function', 'Pass a function.');
+    for (const [name, fn] of Object.entries(value))
+      if (typeof fn !== 'function') throw at(`${key}.${name}`, 'must be a function', 'Pass a function.');
   }
   const form = config.form;
   if (form === undefined) return;
   onlyKeys(at, 'form', form, FORM_KEYS, '{ fields, … }');
-  if (!isObject(form.fields)) throw at('form.fields', 'must be an object of field name to field', 'Use for example `{ title: { type: "text", label: "Title" } }`.');
-  if (form.name !== undefined && (typeof form.name !== 'string' || form.name === '')) throw at('form.name', 'must be a non-empty string', 'Use a string key or text.');
+  if (!isObject(form.fields))
+    throw at('form.fields', 'must be an object of field name to field', 'Use for example `{ title: { type: "text", label: "Title" } }`.');
+  if (form.name !== undefined && (typeof form.name !== 'string' || form.name === ''))
+    throw at('form.name', 'must be a non-empty string', 'Use a string key or text.');
   if (form.messages !== undefined) {
     onlyKeys(at, 'form.messages', form.messages, FORM_MESSAGE_KEYS, '{ saved: "…", … }');
-    for (const [key, message] of Object.entries(form.messages)) if (typeof message !== 'string' || message === '') throw at(`form.messages.${key}`, 'must be a string key or text', 'Use a string.');
+    for (const [key, message] of Object.entries(form.messages))
+      if (typeof message !== 'string' || message === '') throw at(`form.messages.${key}`, 'must be a string key or text', 'Use a string.');
   }
   if (form.redirects !== undefined) {
     onlyKeys(at, 'form.redirects', form.redirects, ['create', 'update', 'default'], '{ create?, update?, default? }');
@@ -71,13 +91,17 @@ function checkShapes(at: At, config: ControllerConfig): void {
       const targets = form.redirects[mode];
       if (targets === undefined) continue;
       onlyKeys(at, `form.redirects.${mode}`, targets, ['redirect', 'redirectClose'], '{ redirect?, redirectClose? }');
-      for (const [key, target] of Object.entries(targets)) if (typeof target !== 'string') throw at(`form.redirects.${mode}.${key}`, 'must be a string', 'Use a target such as "acme/shop/orders/update/:id".');
+      for (const [key, target] of Object.entries(targets))
+        if (typeof target !== 'string')
+          throw at(`form.redirects.${mode}.${key}`, 'must be a string', 'Use a target such as "acme/shop/orders/update/:id".');
     }
-    if (form.redirects.default !== undefined && typeof form.redirects.default !== 'string') throw at('form.redirects.default', 'must be a string', 'Use a target such as "acme/shop/orders".');
+    if (form.redirects.default !== undefined && typeof form.redirects.default !== 'string')
+      throw at('form.redirects.default', 'must be a string', 'Use a target such as "acme/shop/orders".');
   }
   if (form.preview !== undefined) {
     onlyKeys(at, 'form.preview', form.preview, ['headerPartial'], '{ headerPartial }');
-    if (typeof form.preview.headerPartial !== 'string' || form.preview.headerPartial === '') throw at('form.preview.headerPartial', 'must name a partial', 'Use for example "preview_header".');
+    if (typeof form.preview.headerPartial !== 'string' || form.preview.headerPartial === '')
+      throw at('form.preview.headerPartial', 'must name a partial', 'Use for example "preview_header".');
   }
 }
 
@@ -87,32 +111,49 @@ export function resolveController(address: string, config: ControllerConfig, ctx
   for (const key of Object.keys(config)) {
     if (!CONTROLLER_KEYS.includes(key)) throw at(key, 'unknown controller key', `Known keys: ${CONTROLLER_KEYS.join(', ')}.`);
   }
-  if (!config.entity) throw at('entity', 'the controller names no entity', 'Set `entity` to a MikroORM entity made with defineEntity and listed in the plugin\'s `entities`.');
+  if (!config.entity)
+    throw at(
+      'entity',
+      'the controller names no entity',
+      "Set `entity` to a MikroORM entity made with defineEntity and listed in the plugin's `entities`.",
+    );
   const meta = ctx.metadata.find(config.entity as never);
-  if (!meta) throw at('entity', 'the entity is not registered', 'List it in the plugin\'s `entities`.');
+  if (!meta) throw at('entity', 'the entity is not registered', "List it in the plugin's `entities`.");
   const pk = meta.primaryKeys;
   if (pk.length !== 1 || pk[0] !== 'id' || meta.properties.id?.runtimeType !== 'number') {
     throw at('entity', 'the entity needs an integer primary key `id`', 'Add `id: p.integer().primary()`.');
   }
   if (config.softDelete !== undefined && meta.properties[config.softDelete as never]?.runtimeType !== 'Date') {
-    throw at('softDelete', `"${String(config.softDelete)}" is not a datetime property of the entity`, 'Name a nullable datetime property such as `deleted_at`.');
+    throw at(
+      'softDelete',
+      `"${String(config.softDelete)}" is not a datetime property of the entity`,
+      'Name a nullable datetime property such as `deleted_at`.',
+    );
   }
   if (!config.form && !config.list) throw at('form', 'the controller declares neither a list nor a form', 'Declare `list` and/or `form`.');
   if (config.singleton && !config.form) throw at('form', 'a singleton controller needs a form', 'Declare `form`.');
-  if (config.singleton && config.list) throw at('list', 'a singleton controller has no list (its list routes answer 404)', 'Remove `list`, or `singleton`.');
+  if (config.singleton && config.list)
+    throw at('list', 'a singleton controller has no list (its list routes answer 404)', 'Remove `list`, or `singleton`.');
   checkShapes(at, config);
 
   const fields = new Map<string, ResolvedField>();
   for (const [name, field] of Object.entries(config.form?.fields ?? {})) {
     const where = `form.fields.${name}`;
-    if (!FIELD_NAME.test(name)) throw at(where, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
+    if (!FIELD_NAME.test(name))
+      throw at(where, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
     const known = ctx.fieldTypes.get((field as { type?: string } | undefined)?.type as string);
     let property: EntityProperty | undefined;
     if (known && (known.storage === 'column' || known.storage === 'relation') && !field.virtual) {
       property = meta.properties[(field.property ?? name) as never] as EntityProperty | undefined;
-      if (!property) throw at(where, `the entity has no property "${field.property ?? name}"`, 'Name an entity property, or set `property`.');
+      if (!property)
+        throw at(where, `the entity has no property "${field.property ?? name}"`, 'Name an entity property, or set `property`.');
       const isRelation = property.kind === 'm:1' || property.kind === 'm:n' || property.kind === '1:1';
-      if (known.storage === 'relation' && !isRelation) throw at(where, `"${property.name}" is not a belongsTo or belongsToMany relation`, 'Bind the relation field to a manyToOne or manyToMany property.');
+      if (known.storage === 'relation' && !isRelation)
+        throw at(
+          where,
+          `"${property.name}" is not a belongsTo or belongsToMany relation`,
+          'Bind the relation field to a manyToOne or manyToMany property.',
+        );
       if (known.storage === 'column' && property.kind !== 'scalar' && property.kind !== 'embedded') {
         throw at(where, `"${property.name}" is a relation, not a column`, 'Use `type: relation` for it.');
       }
@@ -121,7 +162,12 @@ export function resolveController(address: string, config: ControllerConfig, ctx
     let managed: EntityProperty | undefined;
     if (known?.name === 'relation-manager' && typeof field.relation === 'string' && field.relation !== '') {
       managed = meta.properties[field.relation as never] as EntityProperty | undefined;
-      if (!managed) throw at(`${where}.relation`, `the entity has no relation "${field.relation}"`, 'Name a hasMany or belongsToMany property of the entity.');
+      if (!managed)
+        throw at(
+          `${where}.relation`,
+          `the entity has no relation "${field.relation}"`,
+          'Name a hasMany or belongsToMany property of the entity.',
+        );
     }
     const bound = property ?? managed;
     const info: PropertyInfo | undefined = bound && {
@@ -133,17 +179,25 @@ export function resolveController(address: string, config: ControllerConfig, ctx
       targetEntity: bound.targetMeta?.className,
       runtimeType: bound.runtimeType,
     };
-    const type = checkField(field, {
-      plugin: ctx.plugin,
-      controller: address,
-      field: name,
-      property: info,
-      permissionCodes: ctx.permissionCodes,
-      locales: ctx.locales,
-      fields: config.form?.fields,
-    }, ctx.fieldTypes);
+    const type = checkField(
+      field,
+      {
+        plugin: ctx.plugin,
+        controller: address,
+        field: name,
+        property: info,
+        permissionCodes: ctx.permissionCodes,
+        locales: ctx.locales,
+        fields: config.form?.fields,
+      },
+      ctx.fieldTypes,
+    );
     if (type.storage === 'column' && field.virtual) {
-      throw at(`${where}.virtual`, `a ${type.name} field is stored in a column and cannot be virtual`, 'Remove `virtual`; only password fields are virtual.');
+      throw at(
+        `${where}.virtual`,
+        `a ${type.name} field is stored in a column and cannot be virtual`,
+        'Remove `virtual`; only password fields are virtual.',
+      );
     }
     const kind = property ? relationKindOf(String(property.kind)) : undefined;
     let relation: RelationTarget | undefined;
@@ -151,16 +205,22 @@ export function resolveController(address: string, config: ControllerConfig, ctx
       // Relation options are searched on the label: it must be a text property of the related entity.
       const labelProperty = labelPropertyFor(property.targetMeta, field.nameFrom, true);
       if (!labelProperty) {
-        throw at(field.nameFrom !== undefined ? `${where}.nameFrom` : where, `the related entity ${property.targetMeta.className} has no text property ${field.nameFrom !== undefined ? `"${field.nameFrom}"` : 'name, title, login or code'} to use as label`, 'Set `nameFrom` to a text property of the related entity.');
+        throw at(
+          field.nameFrom !== undefined ? `${where}.nameFrom` : where,
+          `the related entity ${property.targetMeta.className} has no text property ${field.nameFrom !== undefined ? `"${field.nameFrom}"` : 'name, title, login or code'} to use as label`,
+          'Set `nameFrom` to a text property of the related entity.',
+        );
       }
       relation = { entity: property.targetMeta.class, kind, labelProperty };
     }
     fields.set(name, { name, config: field, type, property, info, relation });
   }
 
-  const { list, columns } = config.list === undefined ? { list: undefined, columns: new Map<string, ResolvedColumn>() } : checkList(at, config.list, meta);
+  const { list, columns } =
+    config.list === undefined ? { list: undefined, columns: new Map<string, ResolvedColumn>() } : checkList(at, config.list, meta);
   for (const permission of config.permissions ?? []) {
-    if (!ctx.permissionCodes.has(permission)) throw at('permissions', `unknown permission "${permission}"`, 'Declare it in some plugin\'s `permissions`.');
+    if (!ctx.permissionCodes.has(permission))
+      throw at('permissions', `unknown permission "${permission}"`, "Declare it in some plugin's `permissions`.");
   }
   checkActions(at, config, ctx.permissionCodes);
   checkPartials(at, config);

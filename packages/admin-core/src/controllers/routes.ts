@@ -42,12 +42,34 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
   const singleton = controller.config.singleton === true;
   const routes: RouteDefinition[] = [];
   if (controller.config.form) {
-    routes.push(route({ method: 'GET', path: `${base}/schema/form`, handler: (req, core) => ok(formSchema(controller, { strings: core.strings, locale: req.locale, principal: req.principal, permissions: core.registry.permissions, core })) }));
+    routes.push(
+      route({
+        method: 'GET',
+        path: `${base}/schema/form`,
+        handler: (req, core) =>
+          ok(
+            formSchema(controller, {
+              strings: core.strings,
+              locale: req.locale,
+              principal: req.principal,
+              permissions: core.registry.permissions,
+              core,
+            }),
+          ),
+      }),
+    );
   }
   // The list and its schema exist only where a list is declared; a singleton has none.
   const hasList = controller.config.list !== undefined && !singleton;
   if (hasList) {
-    routes.push(route({ method: 'GET', path: `${base}/schema/list`, handler: (req, core) => ok(listSchema(controller, core.strings, req.locale, listActions(controller, req.principal, core.strings, req.locale))) }));
+    routes.push(
+      route({
+        method: 'GET',
+        path: `${base}/schema/list`,
+        handler: (req, core) =>
+          ok(listSchema(controller, core.strings, req.locale, listActions(controller, req.principal, core.strings, req.locale))),
+      }),
+    );
   }
   routes.push(
     route({
@@ -55,18 +77,29 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       path: `${base}/fields/:field/options`,
       query: OPTIONS_QUERY_KEYS,
       handler: async (req, core) => {
-        const result = await relationOptions(controller, req.params.field!, req.query, { ...scopeCtx(req, core), strings: core.strings, locale: req.locale });
+        const result = await relationOptions(controller, req.params.field!, req.query, {
+          ...scopeCtx(req, core),
+          strings: core.strings,
+          locale: req.locale,
+        });
         return ok(result.data, result.meta);
       },
     }),
     route({
       method: 'GET',
       path: `${base}/filters/:scope/options`,
-      handler: async (req, core) => ok(await filterOptions(controller, req.params.scope!, { ...scopeCtx(req, core), strings: core.strings, locale: req.locale })),
+      handler: async (req, core) =>
+        ok(await filterOptions(controller, req.params.scope!, { ...scopeCtx(req, core), strings: core.strings, locale: req.locale })),
     }),
   );
   if (singleton) {
-    routes.push(route({ method: 'GET', path: `${base}/singleton`, handler: async (req, core) => ok(...spread(await openSingleton(controller, core, req.principal!))) }));
+    routes.push(
+      route({
+        method: 'GET',
+        path: `${base}/singleton`,
+        handler: async (req, core) => ok(...spread(await openSingleton(controller, core, req.principal!))),
+      }),
+    );
   } else {
     if (hasList) {
       routes.push(
@@ -83,7 +116,16 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       );
     }
     routes.push(
-      route({ method: 'POST', path: base, body: 'json', handler: async (req, core) => ok(...spread(await saveRecord(controller, undefined, { core, principal: req.principal!, locale: req.locale, body: req.body })), 201) }),
+      route({
+        method: 'POST',
+        path: base,
+        body: 'json',
+        handler: async (req, core) =>
+          ok(
+            ...spread(await saveRecord(controller, undefined, { core, principal: req.principal!, locale: req.locale, body: req.body })),
+            201,
+          ),
+      }),
       route({
         method: 'POST',
         path: `${base}/bulk-delete`,
@@ -93,7 +135,12 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
           return ok(await bulkDelete(controller, ids as number[], core, req.principal!));
         },
       }),
-      route({ method: 'DELETE', path: `${base}/:id`, body: 'none', handler: async (req, core) => ok(await deleteRecord(controller, parseId(req.params.id), core, req.principal!)) }),
+      route({
+        method: 'DELETE',
+        path: `${base}/:id`,
+        body: 'none',
+        handler: async (req, core) => ok(await deleteRecord(controller, parseId(req.params.id), core, req.principal!)),
+      }),
     );
   }
   // Actions, partials and plugin field uploads: multi-segment static paths, never read as an id.
@@ -106,7 +153,12 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
         const ctx = scopeCtx(req, core);
         const record = await readRecord(controller, parseId(req.params.id), ctx);
         const [data, meta] = spread(await encodeRecord(controller, record, ctx.em, core.config.locales));
-        const actions = recordActionsFor(controller, record, { principal: req.principal!, strings: core.strings, locale: req.locale, core });
+        const actions = recordActionsFor(controller, record, {
+          principal: req.principal!,
+          strings: core.strings,
+          locale: req.locale,
+          core,
+        });
         return ok(data, actions ? { ...meta, actions } : meta);
       },
     }),
@@ -114,7 +166,12 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       method: 'PUT',
       path: `${base}/:id`,
       body: 'json',
-      handler: async (req, core) => ok(...spread(await saveRecord(controller, parseId(req.params.id), { core, principal: req.principal!, locale: req.locale, body: req.body }))),
+      handler: async (req, core) =>
+        ok(
+          ...spread(
+            await saveRecord(controller, parseId(req.params.id), { core, principal: req.principal!, locale: req.locale, body: req.body }),
+          ),
+        ),
     }),
   );
   return routes;

@@ -205,4 +205,5 @@ export interface ControllerConfig<E = any> {
 }
 
 /** Typed helper: returns its input. */
-export const defineController = <E, const T extends ControllerConfig<E> = ControllerConfig<E>>(controller: T & ControllerConfig<E>): T => controller;
+export const defineController = <E, const T extends ControllerConfig<E> = ControllerConfig<E>>(controller: T & ControllerConfig<E>): T =>
+  controller;

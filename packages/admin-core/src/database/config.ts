@@ -23,5 +23,4 @@ export type DatabaseConfig =
       migrate?: boolean;
     };
 
-export const isEmbedded = (config: DatabaseConfig): config is Extract<DatabaseConfig, { embedded: unknown }> =>
-  'embedded' in config;
+export const isEmbedded = (config: DatabaseConfig): config is Extract<DatabaseConfig, { embedded: unknown }> => 'embedded' in config;

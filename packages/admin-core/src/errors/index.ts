@@ -6,13 +6,7 @@
 
 export type ErrorDetails = Record<string, string[]>;
 
-export type ErrorKind =
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'validation'
-  | 'too_many_requests';
+export type ErrorKind = 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'validation' | 'too_many_requests';
 
 export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unauthorized: 401,
@@ -67,11 +61,9 @@ export const Unauthorized = (messageKey = 'backend::errors.unauthenticated', cod
 export const Forbidden = (messageKey = 'backend::errors.forbidden', details?: ErrorDetails) =>
   new AdminError('forbidden', 'forbidden', messageKey, { details });
 
-export const NotFound = (messageKey = 'backend::errors.not_found') =>
-  new AdminError('not_found', 'not_found', messageKey);
+export const NotFound = (messageKey = 'backend::errors.not_found') => new AdminError('not_found', 'not_found', messageKey);
 
-export const Conflict = (code: string, messageKey = 'backend::errors.conflict') =>
-  new AdminError('conflict', code, messageKey);
+export const Conflict = (code: string, messageKey = 'backend::errors.conflict') => new AdminError('conflict', code, messageKey);
 
 /** A 422 whose `details` name each offending field. */
 export const Validation = (details: ErrorDetails, code = 'validation_failed', messageKey = 'backend::errors.validation_failed') =>

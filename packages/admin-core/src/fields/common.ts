@@ -48,7 +48,9 @@ export function containsNul(value: unknown, depth = 0): boolean {
 
 /** The most characters a `varchar(n)` or `char(n)` column holds; undefined for unbounded text. */
 export function maxLengthOf(ctx: { property?: PropertyInfo }): number | undefined {
-  const match = /^(?:varchar|character varying|char|character|nvarchar)\s*\(\s*(\d+)\s*\)$/i.exec(ctx.property?.columnTypes[0]?.trim() ?? '');
+  const match = /^(?:varchar|character varying|char|character|nvarchar)\s*\(\s*(\d+)\s*\)$/i.exec(
+    ctx.property?.columnTypes[0]?.trim() ?? '',
+  );
   return match ? Number(match[1]) : undefined;
 }
 
@@ -58,7 +60,8 @@ export function maxLengthOf(ctx: { property?: PropertyInfo }): number | undefine
  */
 export function checkLength(value: string, ctx: { property?: PropertyInfo }): void {
   const max = maxLengthOf(ctx);
-  if (max !== undefined && value.length > max && [...value].length > max) throw new FieldError('validation_failed', 'backend::validation.max_length', { count: max });
+  if (max !== undefined && value.length > max && [...value].length > max)
+    throw new FieldError('validation_failed', 'backend::validation.max_length', { count: max });
 }
 
 /** Start-up refusal for one key of one field: names plugin, controller and `form.fields.<field>.<key>`. */
@@ -69,7 +72,10 @@ export function configError(ctx: FieldCheckContext, key: string | undefined, pro
 
 /** The column type without its modifiers: `numeric(12,2)` is `numeric`, `time(0)` is `time`. */
 export const baseColumnType = (ctx: { property?: PropertyInfo }): string | undefined =>
-  ctx.property?.columnTypes[0]?.toLowerCase().replace(/\(.*\)$/, '').trim();
+  ctx.property?.columnTypes[0]
+    ?.toLowerCase()
+    .replace(/\(.*\)$/, '')
+    .trim();
 
 export const isString = (value: unknown): value is string => typeof value === 'string';
 /** A scalar a form field can hold: string, finite number, boolean or null. */
@@ -97,7 +103,12 @@ export const must = {
   },
   oneOf(ctx: FieldCheckContext, key: string, value: unknown, allowed: readonly string[]): void {
     if (value !== undefined && !allowed.includes(value as string)) {
-      throw configError(ctx, key, `is ${JSON.stringify(value)}, not one of ${allowed.map((a) => `"${a}"`).join(', ')}`, `Use one of ${allowed.join(', ')}.`);
+      throw configError(
+        ctx,
+        key,
+        `is ${JSON.stringify(value)}, not one of ${allowed.map((a) => `"${a}"`).join(', ')}`,
+        `Use one of ${allowed.join(', ')}.`,
+      );
     }
   },
   function(ctx: FieldCheckContext, key: string, value: unknown): void {

@@ -4,7 +4,22 @@ import { isCustomElementName } from './widget.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
 /** Keys every field may have (spec 2.5 FormField, plus `virtual` and `property` for binding). */
-export const GENERAL_FIELD_KEYS = ['type', 'label', 'comment', 'tab', 'span', 'size', 'required', 'readOnly', 'multiple', 'context', 'default', 'attributes', 'virtual', 'property'] as const;
+export const GENERAL_FIELD_KEYS = [
+  'type',
+  'label',
+  'comment',
+  'tab',
+  'span',
+  'size',
+  'required',
+  'readOnly',
+  'multiple',
+  'context',
+  'default',
+  'attributes',
+  'virtual',
+  'property',
+] as const;
 /** Keys of a plugin field type that declares no `keys` of its own (spec 4.10). */
 export const PLUGIN_FIELD_KEYS = ['typeOptions', 'element', 'translatable'] as const;
 const SPANS = ['auto', 'left', 'right', 'full', 'row'];
@@ -18,7 +33,8 @@ export const BUILTIN_FIELD_TYPE_NAMES: readonly string[] = Object.freeze([...BUI
  * field at start-up: their values are not saved through a controller's transaction, and their
  * FormView serves no plugin assets.
  */
-export const isPluginFieldType = (type: string | { name: string }): boolean => !BUILTIN_FIELD_TYPES.has(typeof type === 'string' ? type : type.name);
+export const isPluginFieldType = (type: string | { name: string }): boolean =>
+  !BUILTIN_FIELD_TYPES.has(typeof type === 'string' ? type : type.name);
 
 /**
  * Checks the general keys of any field, and refuses keys its type does not read: a typo or a key
@@ -27,7 +43,11 @@ export const isPluginFieldType = (type: string | { name: string }): boolean => !
  * (no `type` at all means a plugin type without own keys). Type-specific values are the type's
  * `check()`; `checkField` runs both.
  */
-export function checkFieldConfig(field: FieldConfig, ctx: FieldCheckContext, type: FieldType | undefined = BUILTIN_FIELD_TYPES.get(field.type)): void {
+export function checkFieldConfig(
+  field: FieldConfig,
+  ctx: FieldCheckContext,
+  type: FieldType | undefined = BUILTIN_FIELD_TYPES.get(field.type),
+): void {
   const own: readonly string[] = type?.keys ?? (type && BUILTIN_FIELD_TYPES.get(type.name) === type ? [] : PLUGIN_FIELD_KEYS);
   const allowed = new Set<string>([...GENERAL_FIELD_KEYS, ...own]);
   for (const key of Object.keys(field)) {
@@ -39,11 +59,24 @@ export function checkFieldConfig(field: FieldConfig, ctx: FieldCheckContext, typ
   must.oneOf(ctx, 'span', field.span, SPANS);
   for (const key of ['required', 'readOnly', 'multiple', 'virtual'] as const) must.boolean(ctx, key, field[key]);
   const context = field.context;
-  if (context !== undefined && !(isString(context) ? context !== '' : Array.isArray(context) && context.length > 0 && context.every((c) => isString(c) && c !== ''))) {
-    throw configError(ctx, 'context', `${JSON.stringify(context)} is not a context or list of contexts`, 'Use a string such as "update", or an array such as ["create", "update"].');
+  if (
+    context !== undefined &&
+    !(isString(context) ? context !== '' : Array.isArray(context) && context.length > 0 && context.every((c) => isString(c) && c !== ''))
+  ) {
+    throw configError(
+      ctx,
+      'context',
+      `${JSON.stringify(context)} is not a context or list of contexts`,
+      'Use a string such as "update", or an array such as ["create", "update"].',
+    );
   }
   if (field.default !== undefined && !isScalar(field.default)) {
-    throw configError(ctx, 'default', 'must be a scalar (string, number, boolean or null)', 'Use a scalar default, or set the value in a `beforeSave` hook.');
+    throw configError(
+      ctx,
+      'default',
+      'must be a scalar (string, number, boolean or null)',
+      'Use a scalar default, or set the value in a `beforeSave` hook.',
+    );
   }
   if (field.attributes !== undefined && !(isPlainObject(field.attributes) && Object.values(field.attributes).every(isScalar))) {
     throw configError(ctx, 'attributes', 'must be an object of scalar values', 'Use for example `{ maxlength: 100 }`.');
@@ -57,7 +90,12 @@ export function checkFieldConfig(field: FieldConfig, ctx: FieldCheckContext, typ
     throw configError(ctx, 'typeOptions', 'must be an object', 'Use an object of the options the plugin field type defines.');
   }
   if (field.element !== undefined && !isCustomElementName(field.element)) {
-    throw configError(ctx, 'element', `${JSON.stringify(field.element)} is not a custom element name`, 'Use a lower-case tag with a hyphen, for example "acme-color-picker".');
+    throw configError(
+      ctx,
+      'element',
+      `${JSON.stringify(field.element)} is not a custom element name`,
+      'Use a lower-case tag with a hyphen, for example "acme-color-picker".',
+    );
   }
   must.boolean(ctx, 'translatable', field.translatable);
 }
@@ -82,11 +120,21 @@ function checkPreset(preset: unknown, ctx: FieldCheckContext): void {
  * plugin types the engine merges in), then the general keys, then the type's own check.
  * Returns the resolved type.
  */
-export function checkField(field: FieldConfig, ctx: FieldCheckContext, types: ReadonlyMap<string, FieldType> = BUILTIN_FIELD_TYPES): FieldType {
-  if (!isPlainObject(field)) throw configError(ctx, undefined, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
+export function checkField(
+  field: FieldConfig,
+  ctx: FieldCheckContext,
+  types: ReadonlyMap<string, FieldType> = BUILTIN_FIELD_TYPES,
+): FieldType {
+  if (!isPlainObject(field))
+    throw configError(ctx, undefined, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
   const type = isString(field.type) ? types.get(field.type) : undefined;
   if (!type) {
-    throw configError(ctx, 'type', `unknown field type ${JSON.stringify(field.type)}`, `Use one of ${[...types.keys()].join(', ')}, or register a plugin field type under that alias.`);
+    throw configError(
+      ctx,
+      'type',
+      `unknown field type ${JSON.stringify(field.type)}`,
+      `Use one of ${[...types.keys()].join(', ')}, or register a plugin field type under that alias.`,
+    );
   }
   checkFieldConfig(field, ctx, type);
   type.check?.(field, ctx);

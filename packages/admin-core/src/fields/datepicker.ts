@@ -27,7 +27,12 @@ function checkYearRange(ctx: FieldCheckContext, range: unknown): void {
     range.every((n) => Number.isSafeInteger(n)) &&
     ((range.length === 1 && range[0] >= 0) || (range.length === 2 && range[0] <= range[1]));
   if (!ok) {
-    throw configError(ctx, 'yearRange', `${JSON.stringify(range)} is not a year range`, 'Use `[n]` (n years either side of today, n >= 0) or `[from, to]` with from <= to.');
+    throw configError(
+      ctx,
+      'yearRange',
+      `${JSON.stringify(range)} is not a year range`,
+      'Use `[n]` (n years either side of today, n >= 0) or `[from, to]` with from <= to.',
+    );
   }
 }
 
@@ -61,7 +66,12 @@ export const datepickerField: FieldType = {
       );
     }
     if (field.firstDay !== undefined && !(Number.isInteger(field.firstDay) && field.firstDay >= 0 && field.firstDay <= 6)) {
-      throw configError(ctx, 'firstDay', `${JSON.stringify(field.firstDay)} is not a weekday`, 'Use a whole number from 0 (Sunday) to 6 (Saturday).');
+      throw configError(
+        ctx,
+        'firstDay',
+        `${JSON.stringify(field.firstDay)} is not a weekday`,
+        'Use a whole number from 0 (Sunday) to 6 (Saturday).',
+      );
     }
     checkDateKey(ctx, 'minDate', field.minDate);
     checkDateKey(ctx, 'maxDate', field.maxDate);
@@ -69,10 +79,20 @@ export const datepickerField: FieldType = {
       throw configError(ctx, 'maxDate', `maxDate ${field.maxDate} is before minDate ${field.minDate}`, 'Swap them or widen the range.');
     }
     if (mode === 'time' && (field.minDate || field.maxDate)) {
-      throw configError(ctx, field.minDate ? 'minDate' : 'maxDate', 'a time field has no date to limit', 'Remove minDate and maxDate, or use mode date or datetime.');
+      throw configError(
+        ctx,
+        field.minDate ? 'minDate' : 'maxDate',
+        'a time field has no date to limit',
+        'Remove minDate and maxDate, or use mode date or datetime.',
+      );
     }
     if (field.ignoreTimezone !== undefined && mode !== 'datetime') {
-      throw configError(ctx, 'ignoreTimezone', `only a datetime field has a time zone (this one is mode "${mode}")`, 'Remove `ignoreTimezone`.');
+      throw configError(
+        ctx,
+        'ignoreTimezone',
+        `only a datetime field has a time zone (this one is mode "${mode}")`,
+        'Remove `ignoreTimezone`.',
+      );
     }
     checkYearRange(ctx, field.yearRange);
     must.string(ctx, 'format', field.format);
@@ -114,8 +134,10 @@ export const datepickerField: FieldType = {
       // A property typed as string (not Date) gets the ISO text instead of a Date.
       result = ctx.property?.runtimeType === 'string' ? (field.ignoreTimezone ? formatWallClock(date) : date.toISOString()) : date;
     }
-    if (field.minDate && day < field.minDate) throw new FieldError('validation_failed', 'backend::fields.datepicker.before_min', { date: field.minDate });
-    if (field.maxDate && day > field.maxDate) throw new FieldError('validation_failed', 'backend::fields.datepicker.after_max', { date: field.maxDate });
+    if (field.minDate && day < field.minDate)
+      throw new FieldError('validation_failed', 'backend::fields.datepicker.before_min', { date: field.minDate });
+    if (field.maxDate && day > field.maxDate)
+      throw new FieldError('validation_failed', 'backend::fields.datepicker.after_max', { date: field.maxDate });
     return result;
   },
   encode(value, field) {

@@ -28,16 +28,33 @@ export const dropdownField: FieldType = {
       throw configError(ctx, 'options', 'a dropdown needs options', 'Add `options: { value: "label key" }` with at least one entry.');
     }
     if (isBooleanColumn(ctx.property?.runtimeType) && !keysOf(field).every((key) => key === 'true' || key === 'false')) {
-      throw configError(ctx, 'options', 'a dropdown over a boolean column offers only the keys "true" and "false"', 'Use `options: { true: "…", false: "…" }`.');
+      throw configError(
+        ctx,
+        'options',
+        'a dropdown over a boolean column offers only the keys "true" and "false"',
+        'Use `options: { true: "…", false: "…" }`.',
+      );
     }
     const fallback = field.default;
-    if (fallback !== undefined && !isOffered(field, fallback) && !(field.emptyOption !== undefined && (fallback === null || fallback === ''))) {
-      throw configError(ctx, 'default', `${JSON.stringify(fallback)} is not one of the options`, `Use one of ${keysOf(field).join(', ')}, or remove \`default\`.`);
+    if (
+      fallback !== undefined &&
+      !isOffered(field, fallback) &&
+      !(field.emptyOption !== undefined && (fallback === null || fallback === ''))
+    ) {
+      throw configError(
+        ctx,
+        'default',
+        `${JSON.stringify(fallback)} is not one of the options`,
+        `Use one of ${keysOf(field).join(', ')}, or remove \`default\`.`,
+      );
     }
   },
   schema(field, ctx) {
     const booleans = keysOf(field).length > 0 && keysOf(field).every((key) => key === 'true' || key === 'false');
-    const options = Object.entries(field.options ?? {}).map(([value, label]) => ({ label: ctx.t(label), value: booleans ? value === 'true' : value }));
+    const options = Object.entries(field.options ?? {}).map(([value, label]) => ({
+      label: ctx.t(label),
+      value: booleans ? value === 'true' : value,
+    }));
     return field.emptyOption !== undefined ? { options, emptyOption: ctx.t(field.emptyOption) } : { options };
   },
   decode(value, field, ctx) {

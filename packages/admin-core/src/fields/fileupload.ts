@@ -2,7 +2,19 @@ import { configError, isPlainObject, must } from './common.ts';
 import { noValue } from './no-value.ts';
 import type { FieldType } from './types.ts';
 
-const KEYS = ['mode', 'fileTypes', 'mimeTypes', 'maxFiles', 'maxFilesize', 'imageWidth', 'imageHeight', 'prompt', 'protected', 'useCaption', 'thumbOptions'] as const;
+const KEYS = [
+  'mode',
+  'fileTypes',
+  'mimeTypes',
+  'maxFiles',
+  'maxFilesize',
+  'imageWidth',
+  'imageHeight',
+  'prompt',
+  'protected',
+  'useCaption',
+  'thumbOptions',
+] as const;
 
 /**
  * Attached files (spec 4.6): uploaded through the file routes, attached by the save through the
@@ -16,10 +28,19 @@ export const fileuploadField: FieldType = {
     must.oneOf(ctx, 'mode', field.mode, ['image', 'file']);
     must.stringArray(ctx, 'fileTypes', field.fileTypes);
     const upper = field.fileTypes?.find((ext) => !/^[a-z0-9]+$/.test(ext));
-    if (upper !== undefined) throw configError(ctx, 'fileTypes', `"${upper}" is not a lower-case extension`, 'Write extensions in lower case without the dot, for example "jpg".');
+    if (upper !== undefined)
+      throw configError(
+        ctx,
+        'fileTypes',
+        `"${upper}" is not a lower-case extension`,
+        'Write extensions in lower case without the dot, for example "jpg".',
+      );
     must.stringArray(ctx, 'mimeTypes', field.mimeTypes);
     must.positiveInteger(ctx, 'maxFiles', field.maxFiles);
-    if (field.maxFilesize !== undefined && !(typeof field.maxFilesize === 'number' && Number.isFinite(field.maxFilesize) && field.maxFilesize > 0)) {
+    if (
+      field.maxFilesize !== undefined &&
+      !(typeof field.maxFilesize === 'number' && Number.isFinite(field.maxFilesize) && field.maxFilesize > 0)
+    ) {
       throw configError(ctx, 'maxFilesize', 'must be a number of megabytes above 0', 'Use for example 2 or 0.5.');
     }
     must.positiveInteger(ctx, 'imageWidth', field.imageWidth);

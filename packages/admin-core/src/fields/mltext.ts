@@ -18,7 +18,12 @@ export const mltextField: FieldType = {
   check(field, ctx) {
     const column = baseColumnType(ctx);
     if (column && !JSON_COLUMNS.has(column)) {
-      throw configError(ctx, undefined, `an mltext field is stored as a json object, but "${ctx.property!.name}" is a ${column} column`, 'Bind it to a json property (`p.json()`).');
+      throw configError(
+        ctx,
+        undefined,
+        `an mltext field is stored as a json object, but "${ctx.property!.name}" is a ${column} column`,
+        'Bind it to a json property (`p.json()`).',
+      );
     }
   },
   schema: (field) => (field.preset ? { preset: { field: field.preset.field, type: field.preset.type } } : {}),

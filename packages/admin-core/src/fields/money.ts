@@ -21,20 +21,40 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
   if (!column || !ctx.property) return;
   const name = ctx.property.name;
   if (column !== 'numeric' && column !== 'decimal') {
-    throw configError(ctx, undefined, `money is stored in a numeric column, but "${name}" is ${column}`, 'Bind a `p.decimal()` property (floats would lose cents).');
+    throw configError(
+      ctx,
+      undefined,
+      `money is stored in a numeric column, but "${name}" is ${column}`,
+      'Bind a `p.decimal()` property (floats would lose cents).',
+    );
   }
   if (ctx.property.runtimeType === 'number') {
-    throw configError(ctx, undefined, `the property "${name}" is hydrated as a JS number, which loses digits`, 'Declare it as `p.decimal()` (string mode, the default).');
+    throw configError(
+      ctx,
+      undefined,
+      `the property "${name}" is hydrated as a JS number, which loses digits`,
+      'Declare it as `p.decimal()` (string mode, the default).',
+    );
   }
   const declared = /\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)/.exec(ctx.property.columnTypes[0] ?? '');
   if (!declared) return;
   const precision = Number(declared[1]);
   const columnScale = Number(declared[2] ?? 0);
   if (columnScale < scaleOf(field)) {
-    throw configError(ctx, 'scale', `the field accepts ${scaleOf(field)} decimal places but the column "${name}" keeps ${columnScale}`, `Set \`.scale(${scaleOf(field)})\` on the property (or an unconstrained numeric column), or lower the field's \`scale\`.`);
+    throw configError(
+      ctx,
+      'scale',
+      `the field accepts ${scaleOf(field)} decimal places but the column "${name}" keeps ${columnScale}`,
+      `Set \`.scale(${scaleOf(field)})\` on the property (or an unconstrained numeric column), or lower the field's \`scale\`.`,
+    );
   }
   if (max && integerDigits(max) > precision - columnScale) {
-    throw configError(ctx, 'max', `max ${max} does not fit the column "${name}" (numeric(${precision},${columnScale}))`, 'Raise the column precision or lower `max`.');
+    throw configError(
+      ctx,
+      'max',
+      `max ${max} does not fit the column "${name}" (numeric(${precision},${columnScale}))`,
+      'Raise the column precision or lower `max`.',
+    );
   }
 }
 
@@ -58,22 +78,47 @@ export const moneyField: FieldType = {
       );
     }
     if (field.currency !== undefined && !(typeof field.currency === 'string' && CURRENCY.test(field.currency))) {
-      throw configError(ctx, 'currency', `${JSON.stringify(field.currency)} is not a currency code`, 'Use an ISO 4217 code in capitals, for example "EUR".');
+      throw configError(
+        ctx,
+        'currency',
+        `${JSON.stringify(field.currency)} is not a currency code`,
+        'Use an ISO 4217 code in capitals, for example "EUR".',
+      );
     }
     if (field.currencyFrom !== undefined) {
       if (typeof field.currencyFrom !== 'string' || field.currencyFrom === '' || field.currencyFrom === ctx.field) {
-        throw configError(ctx, 'currencyFrom', `${JSON.stringify(field.currencyFrom)} does not name another field`, 'Name the form field that holds the currency code.');
+        throw configError(
+          ctx,
+          'currencyFrom',
+          `${JSON.stringify(field.currencyFrom)} does not name another field`,
+          'Name the form field that holds the currency code.',
+        );
       }
       if (ctx.fields && !Object.hasOwn(ctx.fields, field.currencyFrom)) {
-        throw configError(ctx, 'currencyFrom', `the form has no field "${field.currencyFrom}"`, `Use one of ${Object.keys(ctx.fields).join(', ')}.`);
+        throw configError(
+          ctx,
+          'currencyFrom',
+          `the form has no field "${field.currencyFrom}"`,
+          `Use one of ${Object.keys(ctx.fields).join(', ')}.`,
+        );
       }
     }
     if (field.scale !== undefined && !(Number.isInteger(field.scale) && field.scale >= 2 && field.scale <= 4)) {
       throw configError(ctx, 'scale', `${JSON.stringify(field.scale)} is outside 2..4`, 'Use 2, 3 or 4 decimal places (default 4).');
     }
-    const max = field.max === undefined ? undefined : typeof field.max === 'string' || typeof field.max === 'number' ? decimalOf(field.max) : undefined;
+    const max =
+      field.max === undefined
+        ? undefined
+        : typeof field.max === 'string' || typeof field.max === 'number'
+          ? decimalOf(field.max)
+          : undefined;
     if (field.max !== undefined && max === undefined) {
-      throw configError(ctx, 'max', `${JSON.stringify(field.max)} is not a non-negative decimal`, 'Write it as a decimal string, for example "1000000" or "9999.99".');
+      throw configError(
+        ctx,
+        'max',
+        `${JSON.stringify(field.max)} is not a non-negative decimal`,
+        'Write it as a decimal string, for example "1000000" or "9999.99".',
+      );
     }
     checkColumn(field, ctx, max);
   },

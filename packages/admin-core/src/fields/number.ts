@@ -4,8 +4,30 @@ import type { FieldType } from './types.ts';
 
 /** A plain decimal or exponent notation, no sign but `-`, no spaces: what `Number()` reads exactly. */
 const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-const INTEGER_COLUMNS = new Set(['int', 'integer', 'smallint', 'bigint', 'int2', 'int4', 'int8', 'tinyint', 'mediumint', 'serial', 'bigserial']);
-const NUMBER_COLUMNS = new Set([...INTEGER_COLUMNS, 'numeric', 'decimal', 'real', 'double', 'double precision', 'float', 'float4', 'float8']);
+const INTEGER_COLUMNS = new Set([
+  'int',
+  'integer',
+  'smallint',
+  'bigint',
+  'int2',
+  'int4',
+  'int8',
+  'tinyint',
+  'mediumint',
+  'serial',
+  'bigserial',
+]);
+const NUMBER_COLUMNS = new Set([
+  ...INTEGER_COLUMNS,
+  'numeric',
+  'decimal',
+  'real',
+  'double',
+  'double precision',
+  'float',
+  'float4',
+  'float8',
+]);
 
 const INTEGER_RANGES: Record<string, { min: number; max: number }> = {
   smallint: { min: -32768, max: 32767 },
@@ -34,7 +56,12 @@ export const numberField: FieldType = {
   check(field, ctx) {
     const column = baseColumnType(ctx);
     if (column && !NUMBER_COLUMNS.has(column)) {
-      throw configError(ctx, undefined, `a number field is bound to the ${column} column "${ctx.property!.name}"`, 'Bind it to a numeric column, or use a text field.');
+      throw configError(
+        ctx,
+        undefined,
+        `a number field is bound to the ${column} column "${ctx.property!.name}"`,
+        'Bind it to a numeric column, or use a text field.',
+      );
     }
   },
   decode(value, field, ctx) {
@@ -55,7 +82,8 @@ export const numberField: FieldType = {
     }
     // What the column holds, so that a number out of its range is a 422, not the database's error.
     const range = rangeOf(column, ctx.property?.columnTypes[0]);
-    if (range && (number < range.min || number > range.max)) throw invalid('backend::validation.between', { min: range.min, max: range.max });
+    if (range && (number < range.min || number > range.max))
+      throw invalid('backend::validation.between', { min: range.min, max: range.max });
     return number;
   },
   // numeric columns come back from PostgreSQL as strings; a number field serves numbers.

@@ -12,7 +12,12 @@ export const partialField: FieldType = {
   keys: ['path'],
   check(field, ctx) {
     if (typeof field.path !== 'string' || !PARTIAL_NAME.test(field.path)) {
-      throw configError(ctx, 'path', field.path === undefined ? 'a partial field needs `path`' : `${JSON.stringify(field.path)} is not a partial name`, 'Set `path` to the name of a partial the controller registers, for example "stock_summary".');
+      throw configError(
+        ctx,
+        'path',
+        field.path === undefined ? 'a partial field needs `path`' : `${JSON.stringify(field.path)} is not a partial name`,
+        'Set `path` to the name of a partial the controller registers, for example "stock_summary".',
+      );
     }
   },
   schema: (field) => ({ path: field.path }),

@@ -17,7 +17,7 @@ export const passwordField: FieldType = {
         ctx,
         'virtual',
         'a password field must be virtual (it is never stored in a column as sent nor returned in a record)',
-        'Add `virtual: true` and hash the value in the controller\'s `hooks.beforeSave`.',
+        "Add `virtual: true` and hash the value in the controller's `hooks.beforeSave`.",
       );
     }
     if (field.default !== undefined) throw configError(ctx, 'default', 'a password field cannot have a default', 'Remove `default`.');

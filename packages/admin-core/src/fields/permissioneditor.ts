@@ -45,7 +45,11 @@ export function storedPermissions(value: unknown): Record<string, number> {
  * that are not offered are kept, and may be sent back unchanged (a record serves the whole map).
  * 422 before 403: a malformed body is reported as such even when it also touches a locked code.
  */
-export function decodePermissions(value: unknown, field: FieldConfig, ctx: Pick<FieldDecodeContext, 'current' | 'principal' | 'permissions' | 'mode'>): Record<string, number> | undefined {
+export function decodePermissions(
+  value: unknown,
+  field: FieldConfig,
+  ctx: Pick<FieldDecodeContext, 'current' | 'principal' | 'permissions' | 'mode'>,
+): Record<string, number> | undefined {
   if (value === undefined) {
     if (field.required && ctx.mode === 'create') throw requiredError();
     return undefined;
@@ -105,12 +109,23 @@ export const permissioneditorField: FieldType = {
     must.stringArray(ctx, 'permissions', field.permissions);
     const unknown = field.permissions?.find((code) => !ctx.permissionCodes.has(code));
     if (unknown !== undefined) {
-      throw configError(ctx, 'permissions', `"${unknown}" is not a registered permission`, 'Declare it in some plugin\'s `permissions`, or remove it from the list.');
+      throw configError(
+        ctx,
+        'permissions',
+        `"${unknown}" is not a registered permission`,
+        "Declare it in some plugin's `permissions`, or remove it from the list.",
+      );
     }
-    if (field.default !== undefined) throw configError(ctx, 'default', 'a permissioneditor cannot have a scalar default', 'Remove `default`.');
+    if (field.default !== undefined)
+      throw configError(ctx, 'default', 'a permissioneditor cannot have a scalar default', 'Remove `default`.');
     const column = baseColumnType(ctx);
     if (column && column !== 'json' && column !== 'jsonb') {
-      throw configError(ctx, undefined, `permissions are stored as a json object, but "${ctx.property!.name}" is a ${column} column`, 'Bind a json property (`p.json()`).');
+      throw configError(
+        ctx,
+        undefined,
+        `permissions are stored as a json object, but "${ctx.property!.name}" is a ${column} column`,
+        'Bind a json property (`p.json()`).',
+      );
     }
   },
   schema: (field, ctx) => ({ mode: modeOf(field), permissionTabs: permissionTabs(field, ctx) }),

@@ -9,10 +9,20 @@ export const relationManagerField: FieldType = {
   keys: ['relation', 'deferrable'],
   check(field, ctx) {
     if (typeof field.relation !== 'string' || field.relation === '') {
-      throw configError(ctx, 'relation', 'a relation-manager field needs `relation`', 'Name the hasMany or belongsToMany relation it manages.');
+      throw configError(
+        ctx,
+        'relation',
+        'a relation-manager field needs `relation`',
+        'Name the hasMany or belongsToMany relation it manages.',
+      );
     }
     if (ctx.property && ctx.property.kind !== '1:m' && ctx.property.kind !== 'm:n') {
-      throw configError(ctx, 'relation', `"${ctx.property.name}" is not a hasMany or belongsToMany relation (kind ${ctx.property.kind})`, 'Name a oneToMany or manyToMany property; a belongsTo is edited with a `relation` field.');
+      throw configError(
+        ctx,
+        'relation',
+        `"${ctx.property.name}" is not a hasMany or belongsToMany relation (kind ${ctx.property.kind})`,
+        'Name a oneToMany or manyToMany property; a belongsTo is edited with a `relation` field.',
+      );
     }
     must.boolean(ctx, 'deferrable', field.deferrable);
   },

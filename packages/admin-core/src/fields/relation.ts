@@ -54,7 +54,11 @@ export function storedRelationIds(value: unknown): Id[] {
 export type RelationLookup = (ids: readonly Id[]) => Promise<ReadonlySet<Id>>;
 
 /** The lookup the engine uses: the related entity, through `relationScope`, ids only, one query. */
-export function scopedRelationLookup(field: FieldConfig, ctx: Pick<FieldDecodeContext, 'em' | 'principal'>, entity: EntityName<any>): RelationLookup {
+export function scopedRelationLookup(
+  field: FieldConfig,
+  ctx: Pick<FieldDecodeContext, 'em' | 'principal'>,
+  entity: EntityName<any>,
+): RelationLookup {
   return async (ids) => {
     const scope = field.relationScope ? await field.relationScope({ principal: ctx.principal, em: ctx.em }) : undefined;
     const where = scope ? { $and: [{ id: { $in: ids } }, scope] } : { id: { $in: ids } };
@@ -114,11 +118,21 @@ export const relationField: FieldType = {
   check(field, ctx) {
     const property = ctx.property;
     if (!property || field.virtual) {
-      throw configError(ctx, undefined, `the entity has no relation "${field.property ?? ctx.field}"`, 'Declare a manyToOne or manyToMany property of that name, or point `property` at one.');
+      throw configError(
+        ctx,
+        undefined,
+        `the entity has no relation "${field.property ?? ctx.field}"`,
+        'Declare a manyToOne or manyToMany property of that name, or point `property` at one.',
+      );
     }
     if (!relationKindOf(property.kind)) {
       const hint = property.kind === '1:m' ? ' A hasMany relation is managed with a `relation-manager` field.' : '';
-      throw configError(ctx, undefined, `"${property.name}" is not a belongsTo or belongsToMany relation (kind ${property.kind})`, `Bind a manyToOne or manyToMany property.${hint}`);
+      throw configError(
+        ctx,
+        undefined,
+        `"${property.name}" is not a belongsTo or belongsToMany relation (kind ${property.kind})`,
+        `Bind a manyToOne or manyToMany property.${hint}`,
+      );
     }
     must.string(ctx, 'nameFrom', field.nameFrom, 'Name the related property used as label, for example "name".');
     must.function(ctx, 'relationScope', field.relationScope);
@@ -135,11 +149,14 @@ export const relationField: FieldType = {
     if (!ctx.relation) throw new Error(`relation field "${ctx.field}": the engine must pass ctx.relation`);
     // The stored ids decide what changed (locked ids): a collection not loaded yet would read as empty.
     const current = ctx.current as { isInitialized?: () => boolean; init?: () => Promise<unknown> } | undefined;
-    if (current && typeof current.isInitialized === 'function' && !current.isInitialized() && typeof current.init === 'function') await current.init();
+    if (current && typeof current.isInitialized === 'function' && !current.isInitialized() && typeof current.init === 'function')
+      await current.init();
     return decodeRelation(value, field, ctx, ctx.relation.kind, scopedRelationLookup(field, ctx, ctx.relation.entity));
   },
   encode(value, _field, ctx) {
-    const many = ctx.relation ? ctx.relation.kind === 'belongsToMany' : Array.isArray(value) || typeof (value as { getItems?: unknown })?.getItems === 'function';
+    const many = ctx.relation
+      ? ctx.relation.kind === 'belongsToMany'
+      : Array.isArray(value) || typeof (value as { getItems?: unknown })?.getItems === 'function';
     const ids = storedRelationIds(value);
     return many ? ids : (ids[0] ?? null);
   },

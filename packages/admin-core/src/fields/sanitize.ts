@@ -36,7 +36,19 @@ export const sanitizeRichText = (html: string): { html: string; removed: boolean
  * Elements DOMPurify removes together with everything inside them (its FORBID_CONTENTS that our
  * config never allows): their text is script, style or markup, never prose.
  */
-export const CONTENT_DROPPING_ELEMENTS: ReadonlySet<string> = new Set(['script', 'style', 'iframe', 'noscript', 'noembed', 'noframes', 'xmp', 'title', 'plaintext', 'svg', 'math']);
+export const CONTENT_DROPPING_ELEMENTS: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'iframe',
+  'noscript',
+  'noembed',
+  'noframes',
+  'xmp',
+  'title',
+  'plaintext',
+  'svg',
+  'math',
+]);
 
 const tagName = (tag: string): string | undefined => /^<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(tag)?.[1]?.toLowerCase();
 

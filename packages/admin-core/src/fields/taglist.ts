@@ -41,7 +41,12 @@ export const taglistField: FieldType = {
     must.string(ctx, 'separator', field.separator, 'Use "comma", "space" or the separator itself, for example ";".');
     must.boolean(ctx, 'customTags', field.customTags);
     if (field.customTags === false && Object.keys(field.options ?? {}).length === 0) {
-      throw configError(ctx, 'customTags', 'with `customTags: false` only offered tags are allowed, but there are no `options`', 'Add `options: { tag: "label" }`, or remove `customTags: false`.');
+      throw configError(
+        ctx,
+        'customTags',
+        'with `customTags: false` only offered tags are allowed, but there are no `options`',
+        'Add `options: { tag: "label" }`, or remove `customTags: false`.',
+      );
     }
     const column = baseColumnType(ctx);
     const fitting = stringMode(field) ? STRING_COLUMNS : ARRAY_COLUMNS;
@@ -50,7 +55,9 @@ export const taglistField: FieldType = {
         ctx,
         'mode',
         `a taglist in ${stringMode(field) ? 'string' : 'array'} mode cannot be stored in the ${column} column "${ctx.property!.name}"`,
-        stringMode(field) ? 'Bind a text column, or use `mode: "array"` with a json column.' : 'Bind a json column (`p.json()`), or use `mode: "string"` with a text column.',
+        stringMode(field)
+          ? 'Bind a text column, or use `mode: "array"` with a json column.'
+          : 'Bind a json column (`p.json()`), or use `mode: "string"` with a text column.',
       );
     }
   },

@@ -19,7 +19,11 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 /** Builds a `Set-Cookie` value: HttpOnly, SameSite=Strict, scoped to the admin prefix. */
-export function serializeCookie(name: string, value: string | null, options: { path: string; secure: boolean; maxAgeSeconds?: number }): string {
+export function serializeCookie(
+  name: string,
+  value: string | null,
+  options: { path: string; secure: boolean; maxAgeSeconds?: number },
+): string {
   const parts = [`${name}=${value === null ? '' : encodeURIComponent(value)}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Strict'];
   if (options.secure) parts.push('Secure');
   if (value === null) parts.push('Max-Age=0', 'Expires=Thu, 01 Jan 1970 00:00:00 GMT');

@@ -3,7 +3,7 @@
  * `{other}`) or an object of CLDR plural categories. Placeholders are `{name}`.
  */
 export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
-export type Message = string | Partial<Record<PluralCategory, string>> & { other: string };
+export type Message = string | (Partial<Record<PluralCategory, string>> & { other: string });
 export type Messages = Record<string, Message>;
 /** Locale to messages, as a plugin or the core declares them. */
 export type StringTable = Record<string, Messages>;
@@ -17,8 +17,7 @@ export const mergeStringTables = (...tables: StringTable[]): StringTable => {
   return merged;
 };
 
-export const toPluralForms = (message: Message): PluralForms =>
-  typeof message === 'string' ? { other: message } : { ...message };
+export const toPluralForms = (message: Message): PluralForms => (typeof message === 'string' ? { other: message } : { ...message });
 
 export class Strings {
   readonly #byLocale = new Map<string, Map<string, PluralForms>>();
@@ -115,7 +114,8 @@ export function negotiateLocale(header: string | undefined, supported: readonly 
   const lower = new Map(supported.map((locale) => [locale.toLowerCase(), locale]));
   const primaryOf = (tag: string) => tag.split('-')[0]!;
   for (const { tag } of wanted) {
-    const match = lower.get(tag) ?? lower.get(primaryOf(tag)) ?? supported.find((locale) => primaryOf(locale.toLowerCase()) === primaryOf(tag));
+    const match =
+      lower.get(tag) ?? lower.get(primaryOf(tag)) ?? supported.find((locale) => primaryOf(locale.toLowerCase()) === primaryOf(tag));
     if (match) return match;
   }
   return fallback;

@@ -29,7 +29,12 @@ const mayOpen = (core: AdminCore, principal: Principal, address: string): boolea
  * a group whose own controller is closed to the principal opens its first visible item instead
  * (an editor of categories only still finds the journal).
  */
-export function buildNavigation(core: AdminCore, principal: Principal, locale: string, entries: readonly NavigationDefinition[]): NavigationEntry[] {
+export function buildNavigation(
+  core: AdminCore,
+  principal: Principal,
+  locale: string,
+  entries: readonly NavigationDefinition[],
+): NavigationEntry[] {
   const result: NavigationEntry[] = [];
   for (const entry of entries) {
     if (entry.permissions?.length && !hasPermissions(principal, entry.permissions, 'any')) continue;

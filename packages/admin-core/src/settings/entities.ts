@@ -13,7 +13,10 @@ export const SettingsRecord = defineEntity({
     code: p.string().length(64).primary(),
     data: p.json<Record<string, unknown>>().onCreate(() => ({})),
     secrets: p.json<Record<string, string>>().onCreate(() => ({})),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ISettingsRecord = InferEntity<typeof SettingsRecord>;

@@ -17,12 +17,15 @@ export interface SettingsConfig {
 /** Supplied secrets, by code then field, without the unset ones. */
 export type ResolvedSettingsEnv = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-
 /** Field types whose value the environment may supply: secrets, and plain text (a URL a secret is bound to). */
 const ENV_TYPES = ['password', 'text'];
 
 /** The declared type of a settings field and the entry's `bindSecrets`, read from the raw plugin definitions (checked later by the registry). */
-function declaredType(plugins: readonly PluginDefinition[], code: string, field: string): { entry: boolean; type?: unknown; bound?: unknown } {
+function declaredType(
+  plugins: readonly PluginDefinition[],
+  code: string,
+  field: string,
+): { entry: boolean; type?: unknown; bound?: unknown } {
   for (const plugin of plugins) {
     const settings = (plugin as { settings?: unknown } | undefined)?.settings;
     if (!isObject(settings) || !Object.hasOwn(settings, code)) continue;
@@ -30,7 +33,11 @@ function declaredType(plugins: readonly PluginDefinition[], code: string, field:
     const fields = form?.fields;
     const declared = isObject(fields) && Object.hasOwn(fields, field) ? fields[field] : undefined;
     const bindings = form?.bindSecrets;
-    return { entry: true, type: isObject(declared) ? declared.type : undefined, bound: isObject(bindings) && Object.hasOwn(bindings, field) ? bindings[field] : undefined };
+    return {
+      entry: true,
+      type: isObject(declared) ? declared.type : undefined,
+      bound: isObject(bindings) && Object.hasOwn(bindings, field) ? bindings[field] : undefined,
+    };
   }
   return { entry: false };
 }
@@ -55,11 +62,21 @@ export function resolveSettingsConfig(settings: unknown, plugins: readonly Plugi
     const supplied: Record<string, string> = {};
     for (const [field, value] of Object.entries(values)) {
       const key = `settings.env.${code}.${field}`;
-      if (value !== undefined && value !== null && typeof value !== 'string') throw ConfigError.at({ key }, 'must be a string (or undefined when the variable is unset)', 'Pass the environment variable as it is, for example `process.env.TYPESENSE_API_KEY`.');
+      if (value !== undefined && value !== null && typeof value !== 'string')
+        throw ConfigError.at(
+          { key },
+          'must be a string (or undefined when the variable is unset)',
+          'Pass the environment variable as it is, for example `process.env.TYPESENSE_API_KEY`.',
+        );
       const declared = declaredType(plugins, code, field);
-      if (!declared.entry) throw ConfigError.at({ key }, `no plugin declares the settings code "${code}"`, 'Name a settings code of a registered plugin.');
+      if (!declared.entry)
+        throw ConfigError.at({ key }, `no plugin declares the settings code "${code}"`, 'Name a settings code of a registered plugin.');
       if (!ENV_TYPES.includes(declared.type as string)) {
-        throw ConfigError.at({ key }, `"${field}" is not a password or text field of the settings "${code}" (only secrets, and the text values they are bound to, come from the environment)`, 'Name a `password` or `text` field of that settings form.');
+        throw ConfigError.at(
+          { key },
+          `"${field}" is not a password or text field of the settings "${code}" (only secrets, and the text values they are bound to, come from the environment)`,
+          'Name a `password` or `text` field of that settings form.',
+        );
       }
       if (typeof value === 'string' && value !== '') supplied[field] = value;
     }
@@ -69,7 +86,11 @@ export function resolveSettingsConfig(settings: unknown, plugins: readonly Plugi
       const bound = declaredType(plugins, code, field).bound;
       const missing = Array.isArray(bound) ? bound.find((name) => typeof name !== 'string' || !Object.hasOwn(supplied, name)) : undefined;
       if (missing !== undefined) {
-        throw ConfigError.at({ key: `settings.env.${code}.${field}` }, `the secret is bound to "${String(missing)}", which the environment does not supply`, `Supply \`${String(missing)}\` through \`settings.env.${code}\` as well, or do not supply the secret.`);
+        throw ConfigError.at(
+          { key: `settings.env.${code}.${field}` },
+          `the secret is bound to "${String(missing)}", which the environment does not supply`,
+          `Supply \`${String(missing)}\` through \`settings.env.${code}\` as well, or do not supply the secret.`,
+        );
       }
     }
     resolved[code] = Object.freeze(supplied);

@@ -11,7 +11,19 @@ import { isObject } from '../controllers/check-list.ts';
  * entity, so every type that needs a record (relations, files, a permission map of an admin) or a
  * controller (partials, widget actions) is refused; plugin field types are refused too (spec 4.10).
  */
-export const SETTINGS_FIELD_TYPES: readonly string[] = ['text', 'mltext', 'textarea', 'number', 'dropdown', 'datepicker', 'password', 'taglist', 'money', 'richeditor', 'markdown'];
+export const SETTINGS_FIELD_TYPES: readonly string[] = [
+  'text',
+  'mltext',
+  'textarea',
+  'number',
+  'dropdown',
+  'datepicker',
+  'password',
+  'taglist',
+  'money',
+  'richeditor',
+  'markdown',
+];
 
 /** Why a built-in type is refused, in the start-up error. */
 const REFUSED: Readonly<Record<string, string>> = {
@@ -32,14 +44,20 @@ const SETTINGS_REFUSED_KEYS: Readonly<Record<string, string>> = {
 
 const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
 
-
 /**
  * The JSON "column" each type's start-up check and decode see: settings values live in jsonb, so
  * this says what shape the type stores (a number as a number, a date as an ISO string, a yes/no
  * dropdown as a boolean). Every value may be null.
  */
 export function settingsProperty(name: string, field: FieldConfig): PropertyInfo {
-  const column = (columnType: string, runtimeType: string): PropertyInfo => ({ name, type: columnType, columnTypes: [columnType], nullable: true, kind: 'scalar', runtimeType });
+  const column = (columnType: string, runtimeType: string): PropertyInfo => ({
+    name,
+    type: columnType,
+    columnTypes: [columnType],
+    nullable: true,
+    kind: 'scalar',
+    runtimeType,
+  });
   switch (field.type) {
     case 'number':
       return column('double precision', 'number');
@@ -50,11 +68,17 @@ export function settingsProperty(name: string, field: FieldConfig): PropertyInfo
     case 'taglist':
       return field.mode === 'string' ? column('text', 'string') : column('jsonb', 'object');
     case 'datepicker':
-      return field.mode === 'date' ? column('date', 'string') : field.mode === 'time' ? column('time', 'string') : column('timestamptz', 'string');
+      return field.mode === 'date'
+        ? column('date', 'string')
+        : field.mode === 'time'
+          ? column('time', 'string')
+          : column('timestamptz', 'string');
     case 'dropdown': {
       // The spec has no checkbox: a dropdown whose only options are `true`/`false` stores a boolean.
       const keys = Object.keys(isObject(field.options) ? field.options : {});
-      return keys.length > 0 && keys.every((key) => key === 'true' || key === 'false') ? column('boolean', 'boolean') : column('text', 'string');
+      return keys.length > 0 && keys.every((key) => key === 'true' || key === 'false')
+        ? column('boolean', 'boolean')
+        : column('text', 'string');
     }
     default:
       return column('text', 'string');
@@ -67,29 +91,47 @@ export function settingsProperty(name: string, field: FieldConfig): PropertyInfo
  */
 export function resolveSettingsFields(plugin: string, code: string, fields: unknown): Map<string, ResolvedField> {
   const where = `settings.${code}.form.fields`;
-  const at = (key: string, problem: string, fix: string) => ConfigError.at({ plugin, key: `${where}${key ? `.${key}` : ''}` }, problem, fix);
+  const at = (key: string, problem: string, fix: string) =>
+    ConfigError.at({ plugin, key: `${where}${key ? `.${key}` : ''}` }, problem, fix);
   if (!isObject(fields) || Object.keys(fields).length === 0) {
     throw at('', 'a settings form needs fields', 'Declare `form: { fields: { rss_title: { type: "text", label: "…" } } }`.');
   }
   const resolved = new Map<string, ResolvedField>();
   for (const [name, field] of Object.entries(fields)) {
-    if (!FIELD_NAME.test(name)) throw at(name, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
+    if (!FIELD_NAME.test(name))
+      throw at(name, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
     if (!isObject(field)) throw at(name, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
     const type = field.type;
     if (type === 'repeater') {
-      throw at(`${name}.type`, 'the repeater type is refused on a settings form', 'Use one field per value, or a taglist for a list of strings.');
+      throw at(
+        `${name}.type`,
+        'the repeater type is refused on a settings form',
+        'Use one field per value, or a taglist for a list of strings.',
+      );
     }
     if (Object.hasOwn(field, 'dependsOn')) {
-      throw at(`${name}.dependsOn`, '`dependsOn` is refused on a settings form (no field is recomputed from another one)', 'Remove `dependsOn`.');
+      throw at(
+        `${name}.dependsOn`,
+        '`dependsOn` is refused on a settings form (no field is recomputed from another one)',
+        'Remove `dependsOn`.',
+      );
     }
     for (const [key, why] of Object.entries(SETTINGS_REFUSED_KEYS)) {
       if (Object.hasOwn(field, key)) throw at(`${name}.${key}`, `\`${key}\` is refused on a settings form: ${why}`, `Remove \`${key}\`.`);
     }
     if (typeof type === 'string' && Object.hasOwn(REFUSED, type)) {
-      throw at(`${name}.type`, `the ${type} type is refused on a settings form: ${REFUSED[type]}`, `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`);
+      throw at(
+        `${name}.type`,
+        `the ${type} type is refused on a settings form: ${REFUSED[type]}`,
+        `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`,
+      );
     }
     if (typeof type !== 'string' || !SETTINGS_FIELD_TYPES.includes(type) || !BUILTIN_FIELD_TYPES.has(type)) {
-      throw at(`${name}.type`, `${JSON.stringify(type)} is not a built-in field type a settings form accepts (plugin field types are refused on settings forms)`, `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`);
+      throw at(
+        `${name}.type`,
+        `${JSON.stringify(type)} is not a built-in field type a settings form accepts (plugin field types are refused on settings forms)`,
+        `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`,
+      );
     }
     const config = field as unknown as FieldConfig;
     const property = settingsProperty(name, config);
@@ -97,7 +139,19 @@ export function resolveSettingsFields(plugin: string, code: string, fields: unkn
     // password type's own check (which asks controllers for `virtual: true`) sees it as virtual.
     const checked = type === 'password' ? { ...config, virtual: true } : config;
     try {
-      checkField(checked, { plugin, controller: '', field: name, property, permissionCodes: new Set(), locales: [], fields: fields as Record<string, FieldConfig> }, BUILTIN_FIELD_TYPES);
+      checkField(
+        checked,
+        {
+          plugin,
+          controller: '',
+          field: name,
+          property,
+          permissionCodes: new Set(),
+          locales: [],
+          fields: fields as Record<string, FieldConfig>,
+        },
+        BUILTIN_FIELD_TYPES,
+      );
     } catch (error) {
       // The field checks name `form.fields.<field>`; here the form belongs to a settings code.
       if (error instanceof ConfigError) throw new ConfigError(error.message.replace('key "form.fields.', `key "${where}.`));

@@ -3,7 +3,15 @@
  * core stores in `cms_settings` with password fields sealed as write-only secrets, link entries
  * that open a controller, and the `/settings` routes. See docs/settings.md.
  */
-export type { RegisteredSettings, SecretState, SettingsAnswer, SettingsDefinition, SettingsEntry, SettingsFormDefinition, SettingsNotice } from './types.ts';
+export type {
+  RegisteredSettings,
+  SecretState,
+  SettingsAnswer,
+  SettingsDefinition,
+  SettingsEntry,
+  SettingsFormDefinition,
+  SettingsNotice,
+} from './types.ts';
 export type { ResolvedSettingsEnv, SettingsConfig, SettingsEnv } from './env.ts';
 export { addPluginSettings, checkSettingsLinks, SETTINGS_CODE } from './registry.ts';
 export { SETTINGS_FIELD_TYPES, settingsProperty } from './fields.ts';

@@ -62,7 +62,10 @@ export function settingsFormView(core: AdminCore, entry: RegisteredSettings, req
  * The body is a SettingsResult (`data`, `exists`) that is also a success envelope (`data`, `meta`):
  * `{data: values, exists, meta: {secrets, notices?}}`.
  */
-const answer = (result: SettingsAnswer): AdminResponse => ({ status: 200, body: { data: result.data, exists: result.exists, meta: result.meta } });
+const answer = (result: SettingsAnswer): AdminResponse => ({
+  status: 200,
+  body: { data: result.data, exists: result.exists, meta: result.meta },
+});
 
 /**
  * `/settings` (the entries the principal may use), `/settings/{code}` (GET, PUT) and its schema.

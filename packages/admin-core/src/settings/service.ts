@@ -82,7 +82,9 @@ export class SettingsService {
     const stored = await this.load(code, em ?? (this.#core.db.orm.em.fork() as EntityManager));
     const values: Record<string, unknown> = {};
     for (const field of entry.fields.values()) {
-      values[field.name] = isSecret(field) ? (this.#secretValue(entry, field, stored) ?? null) : (this.#env(entry.code, field.name) ?? this.plainValue(field, stored));
+      values[field.name] = isSecret(field)
+        ? (this.#secretValue(entry, field, stored) ?? null)
+        : (this.#env(entry.code, field.name) ?? this.plainValue(field, stored));
     }
     return values;
   }
@@ -116,7 +118,8 @@ export class SettingsService {
   answer(entry: RegisteredSettings, stored: StoredSettings, notices: SettingsNotice[] = []): SettingsAnswer {
     const data: Record<string, unknown> = {};
     // A plain value the host supplies from its environment wins over the stored one (it is no secret).
-    for (const field of entry.fields.values()) if (!isSecret(field)) data[field.name] = this.#env(entry.code, field.name) ?? this.plainValue(field, stored);
+    for (const field of entry.fields.values())
+      if (!isSecret(field)) data[field.name] = this.#env(entry.code, field.name) ?? this.plainValue(field, stored);
     const meta: SettingsAnswer['meta'] = { secrets: this.secretStates(entry, stored) };
     if (notices.length) meta.notices = notices;
     return { data, exists: stored.exists, meta };
@@ -143,7 +146,10 @@ export class SettingsService {
     const plain = this.#open(entry, field, stored);
     if (plain === undefined && Object.hasOwn(stored.secrets, field.name)) {
       // Names the place only, never a value: a changed `secret` is the usual cause.
-      this.#core.config.logger.warn('a stored settings secret does not open with the configured secret', { code: entry.code, field: field.name });
+      this.#core.config.logger.warn('a stored settings secret does not open with the configured secret', {
+        code: entry.code,
+        field: field.name,
+      });
     }
     return plain;
   }

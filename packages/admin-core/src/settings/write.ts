@@ -28,7 +28,8 @@ class Refusals {
   add(field: string, message: string, code = 'validation_failed') {
     // Own keys only: a key `__proto__` or `constructor` is named like any other, never assigned
     // to (or read from) the prototype.
-    if (!Object.hasOwn(this.details, field)) Object.defineProperty(this.details, field, { value: [], enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(this.details, field))
+      Object.defineProperty(this.details, field, { value: [], enumerable: true, writable: true, configurable: true });
     this.details[field]!.push(message);
     this.codes.add(code);
   }
@@ -58,7 +59,8 @@ function decodeSecret(value: unknown, field: ResolvedField, code: string, box: S
   if (value === null) return null;
   if (typeof value !== 'string') throw new FieldError('validation_failed', 'backend::validation.string');
   if (value.includes('\u0000')) throw new FieldError('validation_failed', 'backend::validation.no_nul');
-  if (value.length > MAX_SECRET_LENGTH) throw new FieldError('validation_failed', 'backend::validation.max_length', { count: MAX_SECRET_LENGTH });
+  if (value.length > MAX_SECRET_LENGTH)
+    throw new FieldError('validation_failed', 'backend::validation.max_length', { count: MAX_SECRET_LENGTH });
   return box.seal(value, secretContext(code, field.name));
 }
 
@@ -69,7 +71,12 @@ function decodeSecret(value: unknown, field: ResolvedField, code: string, box: S
  * (richeditor and markdown sanitized, reported in `meta.notices`), the secrets sealed, and the
  * row written, all in one transaction: a 422 writes nothing.
  */
-export async function writeSettings(core: AdminCore, entry: RegisteredSettings, rawBody: unknown, ctx: WriteContext): Promise<SettingsAnswer> {
+export async function writeSettings(
+  core: AdminCore,
+  entry: RegisteredSettings,
+  rawBody: unknown,
+  ctx: WriteContext,
+): Promise<SettingsAnswer> {
   const body = rawBody === undefined ? {} : rawBody;
   if (!isPlainObject(body)) throw Validation({ body: [core.strings.t(ctx.locale, 'backend::validation.body_object')] });
   checkKeys(core, entry, body, ctx.locale);
@@ -77,9 +84,15 @@ export async function writeSettings(core: AdminCore, entry: RegisteredSettings, 
   return core.db.orm.em.fork().transactional(async (txEm) => {
     const em = txEm as EntityManager;
     // Concurrent first saves of one code: one inserts, the others wait on its row lock.
-    const inserted = await em.execute('insert into cms_settings (code) values (?) on conflict (code) do nothing returning code', [entry.code]);
+    const inserted = await em.execute('insert into cms_settings (code) values (?) on conflict (code) do nothing returning code', [
+      entry.code,
+    ]);
     const mode = inserted.length > 0 ? 'create' : 'update';
-    const record = (await em.findOneOrFail(SettingsRecord, { code: entry.code }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })) as ISettingsRecord;
+    const record = (await em.findOneOrFail(
+      SettingsRecord,
+      { code: entry.code },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    )) as ISettingsRecord;
     const storedData = { ...(record.data ?? {}) };
     const storedSecrets = { ...(record.secrets ?? {}) };
     const refusals = new Refusals();
@@ -97,7 +110,8 @@ export async function writeSettings(core: AdminCore, entry: RegisteredSettings, 
           const next = sealed ?? kept;
           if (typeof next === 'string') secrets[field.name] = next;
           // A required secret must have a value afterwards, stored or from the environment.
-          if (field.config.required && next === undefined && !core.settings.hasEnv(entry.code, field.name)) throw new FieldError('validation_failed', 'backend::validation.required');
+          if (field.config.required && next === undefined && !core.settings.hasEnv(entry.code, field.name))
+            throw new FieldError('validation_failed', 'backend::validation.required');
           continue;
         }
         let decoded: unknown;
@@ -119,7 +133,19 @@ export async function writeSettings(core: AdminCore, entry: RegisteredSettings, 
           });
         } else if (mode === 'create' && field.config.required && field.config.default === undefined) {
           // The first save: a required value with no default must be sent (the type says so).
-          await field.type.decode(undefined, field.config, { field: field.name, mode, current: undefined, values: body, em, principal: ctx.principal, locales: core.config.locales, strings: core.strings, locale: ctx.locale, property: field.info, notice: () => {} });
+          await field.type.decode(undefined, field.config, {
+            field: field.name,
+            mode,
+            current: undefined,
+            values: body,
+            em,
+            principal: ctx.principal,
+            locales: core.config.locales,
+            strings: core.strings,
+            locale: ctx.locale,
+            property: field.info,
+            notice: () => {},
+          });
         }
         if (decoded !== undefined) data[field.name] = decoded;
         else if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
@@ -134,7 +160,8 @@ export async function writeSettings(core: AdminCore, entry: RegisteredSettings, 
       const changed = bound.some((name) => JSON.stringify(data[name] ?? null) !== JSON.stringify(storedData[name] ?? null));
       if (sentNew || !changed || !Object.hasOwn(secrets, secret)) continue;
       delete secrets[secret];
-      if (entry.fields.get(secret)?.config.required && !core.settings.hasEnv(entry.code, secret)) refusals.add(secret, t('backend::validation.required'));
+      if (entry.fields.get(secret)?.config.required && !core.settings.hasEnv(entry.code, secret))
+        refusals.add(secret, t('backend::validation.required'));
     }
     refusals.throwIfAny();
     // Only declared fields are written: values of fields a plugin removed are dropped.

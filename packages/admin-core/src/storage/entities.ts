@@ -21,7 +21,10 @@ export const StoredFile = defineEntity({
     is_public: p.boolean().default(true),
     sort_order: p.integer().default(0),
     created_at: p.datetime().onCreate(() => new Date()),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IStoredFile = InferEntity<typeof StoredFile>;

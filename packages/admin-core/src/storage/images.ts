@@ -42,7 +42,13 @@ export function imageExtensionOf(name: string): string | undefined {
 export async function isDecodableImage(data: Buffer): Promise<boolean> {
   try {
     const meta = await sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
-    return typeof meta.width === 'number' && typeof meta.height === 'number' && meta.width > 0 && meta.height > 0 && meta.width * meta.height <= MAX_IMAGE_PIXELS;
+    return (
+      typeof meta.width === 'number' &&
+      typeof meta.height === 'number' &&
+      meta.width > 0 &&
+      meta.height > 0 &&
+      meta.width * meta.height <= MAX_IMAGE_PIXELS
+    );
   } catch {
     return false;
   }

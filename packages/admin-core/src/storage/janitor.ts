@@ -44,7 +44,10 @@ export class BlobJanitor {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.#logger.warn('blob deletion failed; will retry', { blob_key: row.blob_key, error: message });
-        await em.execute('update cms_blob_deletions set attempts = attempts + 1, last_error = ? where id = ?', [message.slice(0, 1000), row.id]);
+        await em.execute('update cms_blob_deletions set attempts = attempts + 1, last_error = ? where id = ?', [
+          message.slice(0, 1000),
+          row.id,
+        ]);
       }
     }
   }

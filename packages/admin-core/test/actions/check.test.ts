@@ -1,6 +1,15 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { AdminCore, ConfigError, checkActions, defineActions, defineController, definePlugin, type ActionContext, type ControllerConfig } from '../../src/index.ts';
+import {
+  AdminCore,
+  ConfigError,
+  checkActions,
+  defineActions,
+  defineController,
+  definePlugin,
+  type ActionContext,
+  type ControllerConfig,
+} from '../../src/index.ts';
 import type { At } from '../../src/controllers/check-list.ts';
 
 /*
@@ -34,7 +43,9 @@ const valid = (): ControllerConfig => ({
     },
   },
   actions: {
-    record: { publish: { label: 'Publish', confirm: 'Sure?', danger: false, permissions: ['test.check.publish'], appliesTo: () => true, run } },
+    record: {
+      publish: { label: 'Publish', confirm: 'Sure?', danger: false, permissions: ['test.check.publish'], appliesTo: () => true, run },
+    },
     bulk: { publish: { permissions: ['test.check.publish'], run } },
     toolbar: { reindex: { label: 'Reindex', run } },
     widget: { 'suggest-title': { run } },
@@ -49,41 +60,165 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
   ['an unknown kind of action', (c) => (actions(c).row = {}), 'actions.row', /unknown key "row".*record, bulk, toolbar, widget/],
   ['actions that are not an object', (c) => (c.actions = 'publish'), 'actions', /must be an object/],
   ['a kind that is not an object of actions', (c) => (actions(c).record = [run]), 'actions.record', /object of action name to action/],
-  ['a name that is not a URL segment', (c) => (actions(c).record['pub lish'] = { label: 'x', run }), 'actions.record.pub lish', /not a valid action name.*URL path segment/],
+  [
+    'a name that is not a URL segment',
+    (c) => (actions(c).record['pub lish'] = { label: 'x', run }),
+    'actions.record.pub lish',
+    /not a valid action name.*URL path segment/,
+  ],
   ['a name with a slash', (c) => (actions(c).record['a/b'] = { label: 'x', run }), 'actions.record.a/b', /not a valid action name/],
-  ['a name starting with a digit', (c) => (actions(c).record['1st'] = { label: 'x', run }), 'actions.record.1st', /not a valid action name/],
-  ['an over-long name', (c) => (actions(c).record['a'.repeat(65)] = { label: 'x', run }), `actions.record.${'a'.repeat(65)}`, /not a valid action name/],
+  [
+    'a name starting with a digit',
+    (c) => (actions(c).record['1st'] = { label: 'x', run }),
+    'actions.record.1st',
+    /not a valid action name/,
+  ],
+  [
+    'an over-long name',
+    (c) => (actions(c).record['a'.repeat(65)] = { label: 'x', run }),
+    `actions.record.${'a'.repeat(65)}`,
+    /not a valid action name/,
+  ],
   ['an unknown key of a record action', (c) => (actions(c).record.publish.icon = 'x'), 'actions.record.publish.icon', /unknown key "icon"/],
-  ['a label on a bulk action (it comes from the list)', (c) => (actions(c).bulk.publish.label = 'x'), 'actions.bulk.publish.label', /unknown key "label".*permissions, run/],
-  ['a confirm on a toolbar action', (c) => (actions(c).toolbar.reindex.confirm = 'x'), 'actions.toolbar.reindex.confirm', /unknown key "confirm"/],
-  ['appliesTo on a widget action', (c) => (actions(c).widget['suggest-title'].appliesTo = run), "actions.widget.suggest-title.appliesTo", /unknown key "appliesTo"/],
+  [
+    'a label on a bulk action (it comes from the list)',
+    (c) => (actions(c).bulk.publish.label = 'x'),
+    'actions.bulk.publish.label',
+    /unknown key "label".*permissions, run/,
+  ],
+  [
+    'a confirm on a toolbar action',
+    (c) => (actions(c).toolbar.reindex.confirm = 'x'),
+    'actions.toolbar.reindex.confirm',
+    /unknown key "confirm"/,
+  ],
+  [
+    'appliesTo on a widget action',
+    (c) => (actions(c).widget['suggest-title'].appliesTo = run),
+    'actions.widget.suggest-title.appliesTo',
+    /unknown key "appliesTo"/,
+  ],
   ['a record action without run', (c) => delete actions(c).record.publish.run, 'actions.record.publish.run', /needs a `run` function/],
   ['a run that is not a function', (c) => (actions(c).bulk.publish.run = 'publish'), 'actions.bulk.publish.run', /needs a `run` function/],
-  ['a record action without label', (c) => delete actions(c).record.publish.label, 'actions.record.publish.label', /non-empty string is required/],
-  ['a toolbar action with an empty label', (c) => (actions(c).toolbar.reindex.label = ''), 'actions.toolbar.reindex.label', /non-empty string is required/],
-  ['a toolbar action whose transaction is not a boolean', (c) => (actions(c).toolbar.reindex.transaction = 'no'), 'actions.toolbar.reindex.transaction', /must be true or false/],
-  ['a confirm that is not a string', (c) => (actions(c).record.publish.confirm = true), 'actions.record.publish.confirm', /must be a non-empty string/],
-  ['danger that is not a boolean', (c) => (actions(c).record.publish.danger = 'yes'), 'actions.record.publish.danger', /must be true or false/],
-  ['appliesTo that is not a function', (c) => (actions(c).record.publish.appliesTo = true), 'actions.record.publish.appliesTo', /must be a function/],
-  ['permissions that are not a list', (c) => (actions(c).record.publish.permissions = 'test.check.publish'), 'actions.record.publish.permissions', /list of permission codes/],
-  ['an unknown permission', (c) => (actions(c).widget['suggest-title'].permissions = ['test.check.nope']), 'actions.widget.suggest-title.permissions', /unknown permission "test\.check\.nope"/],
-  ['a declared bulk action that is not registered', (c) => c.list.bulkActions.push({ name: 'archive', label: 'Archive' }), 'list.bulkActions.1.name', /no bulk action "archive" is registered.*actions\.bulk\.archive/],
-  ['a bulk action declared twice', (c) => c.list.bulkActions.push({ name: 'publish', label: 'Again' }), 'list.bulkActions', /declared twice/],
-  ['a registered bulk action the list does not declare', (c) => (c.list.bulkActions = []), 'actions.bulk.publish', /not declared in `list.bulkActions`, so it can never run/],
-  ['a toolbar button that is neither built in nor registered', (c) => c.list.toolbar.buttons.push('export'), 'list.toolbar.buttons.3', /"export" is neither a built-in button \(create, delete\) nor a registered toolbar action/],
+  [
+    'a record action without label',
+    (c) => delete actions(c).record.publish.label,
+    'actions.record.publish.label',
+    /non-empty string is required/,
+  ],
+  [
+    'a toolbar action with an empty label',
+    (c) => (actions(c).toolbar.reindex.label = ''),
+    'actions.toolbar.reindex.label',
+    /non-empty string is required/,
+  ],
+  [
+    'a toolbar action whose transaction is not a boolean',
+    (c) => (actions(c).toolbar.reindex.transaction = 'no'),
+    'actions.toolbar.reindex.transaction',
+    /must be true or false/,
+  ],
+  [
+    'a confirm that is not a string',
+    (c) => (actions(c).record.publish.confirm = true),
+    'actions.record.publish.confirm',
+    /must be a non-empty string/,
+  ],
+  [
+    'danger that is not a boolean',
+    (c) => (actions(c).record.publish.danger = 'yes'),
+    'actions.record.publish.danger',
+    /must be true or false/,
+  ],
+  [
+    'appliesTo that is not a function',
+    (c) => (actions(c).record.publish.appliesTo = true),
+    'actions.record.publish.appliesTo',
+    /must be a function/,
+  ],
+  [
+    'permissions that are not a list',
+    (c) => (actions(c).record.publish.permissions = 'test.check.publish'),
+    'actions.record.publish.permissions',
+    /list of permission codes/,
+  ],
+  [
+    'an unknown permission',
+    (c) => (actions(c).widget['suggest-title'].permissions = ['test.check.nope']),
+    'actions.widget.suggest-title.permissions',
+    /unknown permission "test\.check\.nope"/,
+  ],
+  [
+    'a declared bulk action that is not registered',
+    (c) => c.list.bulkActions.push({ name: 'archive', label: 'Archive' }),
+    'list.bulkActions.1.name',
+    /no bulk action "archive" is registered.*actions\.bulk\.archive/,
+  ],
+  [
+    'a bulk action declared twice',
+    (c) => c.list.bulkActions.push({ name: 'publish', label: 'Again' }),
+    'list.bulkActions',
+    /declared twice/,
+  ],
+  [
+    'a registered bulk action the list does not declare',
+    (c) => (c.list.bulkActions = []),
+    'actions.bulk.publish',
+    /not declared in `list.bulkActions`, so it can never run/,
+  ],
+  [
+    'a toolbar button that is neither built in nor registered',
+    (c) => c.list.toolbar.buttons.push('export'),
+    'list.toolbar.buttons.3',
+    /"export" is neither a built-in button \(create, delete\) nor a registered toolbar action/,
+  ],
   ['a toolbar button listed twice', (c) => c.list.toolbar.buttons.push('create'), 'list.toolbar.buttons', /listed twice/],
-  ['a registered toolbar action the toolbar does not list', (c) => (c.list.toolbar.buttons = ['create']), 'actions.toolbar.reindex', /not listed in `list.toolbar.buttons`/],
-  ['a registered toolbar action without any toolbar', (c) => delete c.list.toolbar, 'actions.toolbar.reindex', /not listed in `list.toolbar.buttons`/],
-  ['a toolbar action named like a built-in button', (c) => (actions(c).toolbar.create = { label: 'Create', run }), 'actions.toolbar.create', /is a built-in toolbar button/],
-  ['a widget field whose action is not registered', (c) => (c.form.fields.helper.action = 'other'), 'form.fields.helper.action', /no widget action "other" is registered/],
-  ['a widget action no widget field names', (c) => (actions(c).widget.orphan = { run }), 'actions.widget.orphan', /no `type: widget` form field names this action/],
-  ['a widget field naming a record action', (c) => (c.form.fields.helper.action = 'publish'), 'form.fields.helper.action', /no widget action "publish"/],
+  [
+    'a registered toolbar action the toolbar does not list',
+    (c) => (c.list.toolbar.buttons = ['create']),
+    'actions.toolbar.reindex',
+    /not listed in `list.toolbar.buttons`/,
+  ],
+  [
+    'a registered toolbar action without any toolbar',
+    (c) => delete c.list.toolbar,
+    'actions.toolbar.reindex',
+    /not listed in `list.toolbar.buttons`/,
+  ],
+  [
+    'a toolbar action named like a built-in button',
+    (c) => (actions(c).toolbar.create = { label: 'Create', run }),
+    'actions.toolbar.create',
+    /is a built-in toolbar button/,
+  ],
+  [
+    'a widget field whose action is not registered',
+    (c) => (c.form.fields.helper.action = 'other'),
+    'form.fields.helper.action',
+    /no widget action "other" is registered/,
+  ],
+  [
+    'a widget action no widget field names',
+    (c) => (actions(c).widget.orphan = { run }),
+    'actions.widget.orphan',
+    /no `type: widget` form field names this action/,
+  ],
+  [
+    'a widget field naming a record action',
+    (c) => (c.form.fields.helper.action = 'publish'),
+    'form.fields.helper.action',
+    /no widget action "publish"/,
+  ],
 ];
 
 /** A deep copy of the plain parts; functions and the entity are kept by reference. */
 function copy(config: ControllerConfig): ControllerConfig {
   const clone = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(clone) : value && typeof value === 'object' && value !== Thing ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clone(v)])) : value;
+    Array.isArray(value)
+      ? value.map(clone)
+      : value && typeof value === 'object' && value !== Thing
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clone(v)]))
+        : value;
   return clone(config) as ControllerConfig;
 }
 
@@ -110,16 +245,35 @@ describe('start-up checks of actions', () => {
   });
 
   it('a singleton may have record and widget actions, not bulk or toolbar ones', () => {
-    const singleton = { name: 'one', entity: Thing, singleton: true, form: valid().form, actions: { record: valid().actions!.record, widget: valid().actions!.widget } } as ControllerConfig;
+    const singleton = {
+      name: 'one',
+      entity: Thing,
+      singleton: true,
+      form: valid().form,
+      actions: { record: valid().actions!.record, widget: valid().actions!.widget },
+    } as ControllerConfig;
     expect(() => checkActions(at, singleton, codes)).not.toThrow();
-    expect(() => checkActions(at, { ...singleton, actions: { ...singleton.actions, bulk: { publish: { run } } } }, codes)).toThrow(/actions\.bulk\.publish.*can never run/);
+    expect(() => checkActions(at, { ...singleton, actions: { ...singleton.actions, bulk: { publish: { run } } } }, codes)).toThrow(
+      /actions\.bulk\.publish.*can never run/,
+    );
   });
 
   it('runs at start-up, before the first query', async () => {
     const config = copy(valid());
     (config.actions as Record<string, any>).record.publish.permissions = ['test.check.nope'];
-    const plugin = definePlugin({ vendor: 'test', name: 'check', permissions: [{ code: 'test.check.publish', label: 'Publish' }], entities: [Thing], controllers: [config] });
-    const error = await AdminCore.create({ secret: 'x'.repeat(40), database: { url: 'postgres://postgres@127.0.0.1:1/none' }, logger: { info() {}, warn() {}, error() {} }, plugins: [plugin] }).catch((e: unknown) => e);
+    const plugin = definePlugin({
+      vendor: 'test',
+      name: 'check',
+      permissions: [{ code: 'test.check.publish', label: 'Publish' }],
+      entities: [Thing],
+      controllers: [config],
+    });
+    const error = await AdminCore.create({
+      secret: 'x'.repeat(40),
+      database: { url: 'postgres://postgres@127.0.0.1:1/none' },
+      logger: { info() {}, warn() {}, error() {} },
+      plugins: [plugin],
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/key "actions\.record\.publish\.permissions": unknown permission "test\.check\.nope"/);
   });
@@ -143,7 +297,9 @@ describe('start-up checks of actions', () => {
         },
       },
     });
-    const separate = defineActions<{ id: number; price: string }>({ widget: { suggest: { run: ({ record, values }) => ({ fill: { price: record?.price ?? String(values.price) } }) } } });
+    const separate = defineActions<{ id: number; price: string }>({
+      widget: { suggest: { run: ({ record, values }) => ({ fill: { price: record?.price ?? String(values.price) } }) } },
+    });
     expectTypeOf(separate.widget!.suggest!.run).parameter(0).toHaveProperty('payload').toEqualTypeOf<unknown>();
   });
 });

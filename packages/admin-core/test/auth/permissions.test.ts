@@ -54,8 +54,23 @@ describe('hasPermission', () => {
   });
 
   it('refuses an unknown code and any value other than 1', () => {
-    const p = principal({ permissions: { 'x.zero': 0, 'x.two': 2, 'x.str': '1' as unknown as number, 'x.true': true as unknown as number }, role: role({ 'x.r0': 0, 'x.rdeny': -1 }) });
-    for (const code of ['unknown.code', 'x.zero', 'x.two', 'x.str', 'x.true', 'x.r0', 'x.rdeny', '', '__proto__', 'toString', 'constructor']) {
+    const p = principal({
+      permissions: { 'x.zero': 0, 'x.two': 2, 'x.str': '1' as unknown as number, 'x.true': true as unknown as number },
+      role: role({ 'x.r0': 0, 'x.rdeny': -1 }),
+    });
+    for (const code of [
+      'unknown.code',
+      'x.zero',
+      'x.two',
+      'x.str',
+      'x.true',
+      'x.r0',
+      'x.rdeny',
+      '',
+      '__proto__',
+      'toString',
+      'constructor',
+    ]) {
       expect(hasPermission(p, code), code).toBe(false);
     }
   });

@@ -32,7 +32,12 @@ describe('resolveConfig', () => {
   });
 
   it('keeps a valid custom prefix, locales and fallback', () => {
-    const config = resolveConfig({ ...base(), backend: { uri: '/admin/panel', cookie_secure: false }, locales: ['de', 'en'], fallbackLocale: 'de' });
+    const config = resolveConfig({
+      ...base(),
+      backend: { uri: '/admin/panel', cookie_secure: false },
+      locales: ['de', 'en'],
+      fallbackLocale: 'de',
+    });
     expect(config.prefix).toBe('/admin/panel');
     expect(config.apiBase).toBe('/admin/panel/api/v1');
     expect(config.cookieSecure).toBe(false);
@@ -70,7 +75,10 @@ describe('resolveConfig', () => {
   });
 
   it('refuses cookie_secure: false in production, and a non-boolean', () => {
-    refuse({ ...base(), production: true, backend: { cookie_secure: false } }, /key "backend\.cookie_secure": an insecure session cookie is refused in production/);
+    refuse(
+      { ...base(), production: true, backend: { cookie_secure: false } },
+      /key "backend\.cookie_secure": an insecure session cookie is refused in production/,
+    );
     refuse({ ...base(), backend: { cookie_secure: 'no' } }, /key "backend\.cookie_secure": must be a boolean/);
     expect(resolveConfig({ ...base(), production: true }).cookieSecure).toBe(true);
     expect(resolveConfig({ ...base(), production: false, backend: { cookie_secure: false } }).cookieSecure).toBe(false);
@@ -86,7 +94,10 @@ describe('resolveConfig', () => {
   });
 
   it('refuses a fallback locale that is not served, and bad locale lists', () => {
-    refuse({ ...base(), locales: ['en', 'de'], fallbackLocale: 'fr' }, /key "fallbackLocale": "fr" is not one of the locales\. Use one of: en, de/);
+    refuse(
+      { ...base(), locales: ['en', 'de'], fallbackLocale: 'fr' },
+      /key "fallbackLocale": "fr" is not one of the locales\. Use one of: en, de/,
+    );
     refuse({ ...base(), locales: [] }, /key "locales"/);
     refuse({ ...base(), locales: 'en' }, /key "locales"/);
     refuse({ ...base(), locales: ['en', 'english!'] }, /key "locales"/);

@@ -35,7 +35,14 @@ export const Note = defineEntity({
     pin_length: p.integer().nullable(),
     label: () => p.manyToOne(Label).fieldName('label_id').nullable(),
     reviewer: () => p.manyToOne(Label).fieldName('reviewer_id').nullable(),
-    labels: () => p.manyToMany(Label).pivotTable('test_engine_notes_labels').joinColumn('note_id').inverseJoinColumn('label_id').fixedOrder().fixedOrderColumn('sort_order'),
+    labels: () =>
+      p
+        .manyToMany(Label)
+        .pivotTable('test_engine_notes_labels')
+        .joinColumn('note_id')
+        .inverseJoinColumn('label_id')
+        .fixedOrder()
+        .fixedOrderColumn('sort_order'),
   },
 });
 
@@ -59,10 +66,16 @@ class EngineInit extends Migration {
 }
 
 export const NOTES_PERMISSION = 'test.engine.notes';
-const mine = ({ principal }: { principal: { admin: { isSuperuser: boolean; id: number } } }) => (principal.admin.isSuperuser ? undefined : { owner_id: principal.admin.id });
+const mine = ({ principal }: { principal: { admin: { isSuperuser: boolean; id: number } } }) =>
+  principal.admin.isSuperuser ? undefined : { owner_id: principal.admin.id };
 const publicLabels = () => ({ is_public: true });
-const lockedLabels = async ({ principal, em }: { principal: { admin: { isSuperuser: boolean } }; em: { find: (...args: never[]) => Promise<Array<{ id: number }>> } }) =>
-  principal.admin.isSuperuser ? [] : (await em.find(Label as never, { is_locked: true } as never)).map((label) => label.id);
+const lockedLabels = async ({
+  principal,
+  em,
+}: {
+  principal: { admin: { isSuperuser: boolean } };
+  em: { find: (...args: never[]) => Promise<Array<{ id: number }>> };
+}) => (principal.admin.isSuperuser ? [] : (await em.find(Label as never, { is_locked: true } as never)).map((label) => label.id));
 
 export const notesController = defineController({
   name: 'notes',
@@ -93,7 +106,8 @@ export const notesController = defineController({
       },
     },
     // `bogus` is not a row state: it must be dropped.
-    rowStates: (record) => (record.status === 'closed' ? ['negative', 'bogus'] : record.status === 'gone' ? ['deleted', 'disabled', 'deleted'] : ['bogus']),
+    rowStates: (record) =>
+      record.status === 'closed' ? ['negative', 'bogus'] : record.status === 'gone' ? ['deleted', 'disabled', 'deleted'] : ['bogus'],
   },
   form: {
     fields: {
@@ -114,11 +128,15 @@ export const notesController = defineController({
     beforeSave(record, { principal, mode, values }) {
       if (mode === 'create') record.owner_id = principal.admin.id;
       if (typeof values.pin === 'string') record.pin_length = values.pin.length;
-      if (values.title === 'forbidden') throw Forbidden('backend::errors.forbidden', { title: ['backend::validation.invalid'], rank: ['Not this rank.'] });
+      if (values.title === 'forbidden')
+        throw Forbidden('backend::errors.forbidden', { title: ['backend::validation.invalid'], rank: ['Not this rank.'] });
     },
     afterSave(record) {
       // After the flush: the rows are written, and must be rolled back.
-      if (record.title === 'refused after save') throw new AdminError('forbidden', 'forbidden', 'backend::errors.forbidden', { details: { title: ['backend::validation.invalid'] } });
+      if (record.title === 'refused after save')
+        throw new AdminError('forbidden', 'forbidden', 'backend::errors.forbidden', {
+          details: { title: ['backend::validation.invalid'] },
+        });
     },
     beforeDelete(record) {
       if (record.title === 'keep') throw Forbidden();

@@ -13,12 +13,31 @@ const message = (run: () => unknown): string | undefined => {
     return (error as Error).message;
   }
 };
-const general = (field: Record<string, unknown>, type?: FieldType) => message(() => checkFieldConfig({ type: 'text', ...field } as FieldConfig, checkContext({ field: 'title' }), type));
+const general = (field: Record<string, unknown>, type?: FieldType) =>
+  message(() => checkFieldConfig({ type: 'text', ...field } as FieldConfig, checkContext({ field: 'title' }), type));
 
 describe('the registry', () => {
   it('holds exactly the types of spec 2.8', () => {
     expect([...BUILTIN_FIELD_TYPES.keys()].sort()).toEqual(
-      ['datepicker', 'dropdown', 'fileupload', 'markdown', 'mltext', 'money', 'number', 'partial', 'password', 'permissioneditor', 'relation', 'relation-manager', 'richeditor', 'taglist', 'text', 'textarea', 'widget'].sort(),
+      [
+        'datepicker',
+        'dropdown',
+        'fileupload',
+        'markdown',
+        'mltext',
+        'money',
+        'number',
+        'partial',
+        'password',
+        'permissioneditor',
+        'relation',
+        'relation-manager',
+        'richeditor',
+        'taglist',
+        'text',
+        'textarea',
+        'widget',
+      ].sort(),
     );
     for (const [name, type] of BUILTIN_FIELD_TYPES) {
       expect(type.name).toBe(name);
@@ -28,13 +47,32 @@ describe('the registry', () => {
 
   it('stores by the right kind', () => {
     const storage = Object.fromEntries([...BUILTIN_FIELD_TYPES].map(([name, type]) => [name, type.storage]));
-    expect(storage).toMatchObject({ password: 'virtual', relation: 'relation', partial: 'none', widget: 'none', 'relation-manager': 'none', fileupload: 'none', money: 'column' });
+    expect(storage).toMatchObject({
+      password: 'virtual',
+      relation: 'relation',
+      partial: 'none',
+      widget: 'none',
+      'relation-manager': 'none',
+      fileupload: 'none',
+      money: 'column',
+    });
   });
 });
 
 describe('checkFieldConfig (general keys)', () => {
   it('accepts a plain field', () => {
-    expect(general({ label: 'Title', comment: 'x', tab: 'Main', span: 'left', required: true, context: ['create', 'update'], default: '', attributes: { maxlength: 100 } })).toBeUndefined();
+    expect(
+      general({
+        label: 'Title',
+        comment: 'x',
+        tab: 'Main',
+        span: 'left',
+        required: true,
+        context: ['create', 'update'],
+        default: '',
+        attributes: { maxlength: 100 },
+      }),
+    ).toBeUndefined();
   });
 
   it('refuses unknown keys, listing the allowed ones', () => {
@@ -70,7 +108,14 @@ describe('checkFieldConfig (general keys)', () => {
     expect(general({ preset: { field: 'name', type: 'kebab' } })).toMatch(/form\.fields\.title\.preset\.type/);
     expect(general({ preset: { field: 'title', type: 'slug' } })).toMatch(/preset\.field.*another field/);
     expect(general({ preset: 'name' })).toMatch(/must be `\{ field, type \}`/);
-    expect(message(() => checkFieldConfig({ type: 'text', preset: { field: 'nope', type: 'slug' } }, checkContext({ field: 'slug', fields: { slug: { type: 'text' } } })))).toMatch(/the form has no field "nope"/);
+    expect(
+      message(() =>
+        checkFieldConfig(
+          { type: 'text', preset: { field: 'nope', type: 'slug' } },
+          checkContext({ field: 'slug', fields: { slug: { type: 'text' } } }),
+        ),
+      ),
+    ).toMatch(/the form has no field "nope"/);
   });
 
   it('gives a plugin type typeOptions, element and translatable', () => {
@@ -85,8 +130,12 @@ describe('checkField', () => {
   it('resolves the type, then runs the general and the type check', () => {
     expect(checkField({ type: 'money', currency: 'EUR' }, checkContext())).toBe(BUILTIN_FIELD_TYPES.get('money'));
     expect(message(() => checkField({ type: 'money' }, checkContext()))).toMatch(/needs a currency/);
-    expect(message(() => checkField({ type: 'money', currency: 'EUR', colour: 'x' } as FieldConfig, checkContext()))).toMatch(/unknown key "colour"/);
-    expect(message(() => checkField({ type: 'repeater' }, checkContext()))).toMatch(/form\.fields\.price\.type.*unknown field type "repeater".*Use one of text, mltext/);
+    expect(message(() => checkField({ type: 'money', currency: 'EUR', colour: 'x' } as FieldConfig, checkContext()))).toMatch(
+      /unknown key "colour"/,
+    );
+    expect(message(() => checkField({ type: 'repeater' }, checkContext()))).toMatch(
+      /form\.fields\.price\.type.*unknown field type "repeater".*Use one of text, mltext/,
+    );
     expect(message(() => checkField({ type: 'password' }, checkContext()))).toMatch(/must be virtual/);
   });
 });

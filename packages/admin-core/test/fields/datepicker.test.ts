@@ -4,13 +4,17 @@ import { BUILTIN_FIELD_TYPES, FieldError } from '../../src/fields/index.ts';
 import { checkMessage, decode, decodeContext, property } from './support.ts';
 
 const datepicker = BUILTIN_FIELD_TYPES.get('datepicker')!;
-const encode = (value: unknown, field: Record<string, unknown> = {}) => datepicker.encode(value, { type: 'datepicker', ...field }, { locales: [] });
+const encode = (value: unknown, field: Record<string, unknown> = {}) =>
+  datepicker.encode(value, { type: 'datepicker', ...field }, { locales: [] });
 
 describe('datepicker decode', () => {
   it('date mode: real calendar days as YYYY-MM-DD', async () => {
     expect(await decode(datepicker, '2024-02-29', { mode: 'date' })).toEqual({ value: '2024-02-29' });
     for (const value of ['2023-02-29', '2024-13-01', '2024-04-31', '2024-1-5', '2024-01-05T00:00:00Z', '05.01.2024', 20240105]) {
-      expect(await decode(datepicker, value, { mode: 'date' })).toMatchObject({ code: 'validation_failed', messageKey: 'backend::fields.datepicker.date' });
+      expect(await decode(datepicker, value, { mode: 'date' })).toMatchObject({
+        code: 'validation_failed',
+        messageKey: 'backend::fields.datepicker.date',
+      });
     }
   });
 
@@ -18,7 +22,14 @@ describe('datepicker decode', () => {
     expect(await decode(datepicker, '2024-05-01T14:30:00+02:00')).toEqual({ value: new Date('2024-05-01T12:30:00.000Z') });
     expect(await decode(datepicker, '2024-05-01T14:30Z')).toEqual({ value: new Date('2024-05-01T14:30:00.000Z') });
     expect(await decode(datepicker, '2024-05-01T14:30:00.123456-05:30')).toEqual({ value: new Date('2024-05-01T20:00:00.123Z') });
-    for (const value of ['2024-05-01T14:30:00', '2024-05-01 14:30:00Z', '2024-05-01T24:00:00Z', '2024-05-01T14:60Z', '2024-02-30T10:00Z', '2024-05-01T10:00+2']) {
+    for (const value of [
+      '2024-05-01T14:30:00',
+      '2024-05-01 14:30:00Z',
+      '2024-05-01T24:00:00Z',
+      '2024-05-01T14:60Z',
+      '2024-02-30T10:00Z',
+      '2024-05-01T10:00+2',
+    ]) {
       expect(await decode(datepicker, value)).toMatchObject({ messageKey: 'backend::fields.datepicker.datetime' });
     }
   });
@@ -32,8 +43,12 @@ describe('datepicker decode', () => {
 
   it('returns ISO text to a property hydrated as a string', async () => {
     const stringProp = property('timestamptz', { runtimeType: 'string' });
-    expect(await decode(datepicker, '2024-05-01T14:30:00+02:00', {}, { property: stringProp })).toEqual({ value: '2024-05-01T12:30:00.000Z' });
-    expect(await decode(datepicker, '2024-05-01T14:30:00', { ignoreTimezone: true }, { property: stringProp })).toEqual({ value: '2024-05-01T14:30:00' });
+    expect(await decode(datepicker, '2024-05-01T14:30:00+02:00', {}, { property: stringProp })).toEqual({
+      value: '2024-05-01T12:30:00.000Z',
+    });
+    expect(await decode(datepicker, '2024-05-01T14:30:00', { ignoreTimezone: true }, { property: stringProp })).toEqual({
+      value: '2024-05-01T14:30:00',
+    });
   });
 
   it('time mode: HH:MM[:SS] as HH:MM:SS', async () => {
@@ -46,16 +61,27 @@ describe('datepicker decode', () => {
 
   it('rechecks minDate and maxDate on save, on the day as sent', async () => {
     const field = { mode: 'date', minDate: '2000-01-01', maxDate: '2030-12-31' };
-    expect(await decode(datepicker, '1999-12-31', field)).toMatchObject({ code: 'validation_failed', messageKey: 'backend::fields.datepicker.before_min', params: { date: '2000-01-01' } });
-    expect(await decode(datepicker, '2031-01-01', field)).toMatchObject({ messageKey: 'backend::fields.datepicker.after_max', params: { date: '2030-12-31' } });
+    expect(await decode(datepicker, '1999-12-31', field)).toMatchObject({
+      code: 'validation_failed',
+      messageKey: 'backend::fields.datepicker.before_min',
+      params: { date: '2000-01-01' },
+    });
+    expect(await decode(datepicker, '2031-01-01', field)).toMatchObject({
+      messageKey: 'backend::fields.datepicker.after_max',
+      params: { date: '2030-12-31' },
+    });
     expect(await decode(datepicker, '2000-01-01', field)).toEqual({ value: '2000-01-01' });
     // 23:30 on 31 Dec 1999 in New York is already 2000 in UTC, but the admin picked 1999.
-    expect(await decode(datepicker, '1999-12-31T23:30:00-05:00', { minDate: '2000-01-01' })).toMatchObject({ messageKey: 'backend::fields.datepicker.before_min' });
+    expect(await decode(datepicker, '1999-12-31T23:30:00-05:00', { minDate: '2000-01-01' })).toMatchObject({
+      messageKey: 'backend::fields.datepicker.before_min',
+    });
   });
 
   it('handles empty values by requiredness and column nullability', async () => {
     expect(await decode(datepicker, null, {}, { property: property('timestamptz', { nullable: true }) })).toEqual({ value: null });
-    expect(await decode(datepicker, '', {}, { property: property('timestamptz') })).toMatchObject({ messageKey: 'backend::validation.required' });
+    expect(await decode(datepicker, '', {}, { property: property('timestamptz') })).toMatchObject({
+      messageKey: 'backend::validation.required',
+    });
     expect(await decode(datepicker, undefined, { required: true })).toMatchObject({ messageKey: 'backend::validation.required' });
   });
 
@@ -63,7 +89,16 @@ describe('datepicker decode', () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), fc.constantFrom('date', 'datetime', 'time'), fc.boolean(), async (value, mode, ignoreTimezone) => {
         try {
-          await datepicker.decode(value, { type: 'datepicker', mode, ignoreTimezone: mode === 'datetime' ? ignoreTimezone : undefined, minDate: mode === 'time' ? undefined : '2000-01-01' }, decodeContext());
+          await datepicker.decode(
+            value,
+            {
+              type: 'datepicker',
+              mode,
+              ignoreTimezone: mode === 'datetime' ? ignoreTimezone : undefined,
+              minDate: mode === 'time' ? undefined : '2000-01-01',
+            },
+            decodeContext(),
+          );
         } catch (error) {
           expect(error).toBeInstanceOf(FieldError);
         }
@@ -91,8 +126,12 @@ describe('datepicker encode', () => {
 
 describe('datepicker check', () => {
   it('mode must match the bound column type', () => {
-    expect(checkMessage(datepicker, { mode: 'date' }, { property: property('timestamptz', { name: 'published_at' }) })).toMatch(/form\.fields\.price\.mode.*mode "date" does not match the timestamptz column "published_at".*mode: 'datetime'/);
-    expect(checkMessage(datepicker, {}, { property: property('date') })).toMatch(/mode "datetime" does not match the date column.*mode: 'date'/);
+    expect(checkMessage(datepicker, { mode: 'date' }, { property: property('timestamptz', { name: 'published_at' }) })).toMatch(
+      /form\.fields\.price\.mode.*mode "date" does not match the timestamptz column "published_at".*mode: 'datetime'/,
+    );
+    expect(checkMessage(datepicker, {}, { property: property('date') })).toMatch(
+      /mode "datetime" does not match the date column.*mode: 'date'/,
+    );
     expect(checkMessage(datepicker, { mode: 'time' }, { property: property('time(0)') })).toBeUndefined();
     expect(checkMessage(datepicker, { mode: 'date' }, { property: property('date') })).toBeUndefined();
     expect(checkMessage(datepicker, {}, { property: property('timestamp(6)') })).toBeUndefined();
@@ -109,10 +148,13 @@ describe('datepicker check', () => {
     expect(checkMessage(datepicker, { mode: 'time', minDate: '2020-01-01' })).toMatch(/time field has no date/);
     expect(checkMessage(datepicker, { mode: 'date', ignoreTimezone: true })).toMatch(/ignoreTimezone/);
     for (const yearRange of [[10], [1990, 2030]]) expect(checkMessage(datepicker, { yearRange })).toBeUndefined();
-    for (const yearRange of [[], [-1], [2030, 1990], [1, 2, 3], [1.5]]) expect(checkMessage(datepicker, { yearRange })).toMatch(/yearRange/);
+    for (const yearRange of [[], [-1], [2030, 1990], [1, 2, 3], [1.5]])
+      expect(checkMessage(datepicker, { yearRange })).toMatch(/yearRange/);
   });
 
   it('serves the effective mode and the picker options', () => {
-    expect(datepicker.schema!({ type: 'datepicker', minDate: '2000-01-01', firstDay: 1 }, { t: (k) => k, locale: 'en', locales: ['en'] })).toEqual({ mode: 'datetime', minDate: '2000-01-01', firstDay: 1 });
+    expect(
+      datepicker.schema!({ type: 'datepicker', minDate: '2000-01-01', firstDay: 1 }, { t: (k) => k, locale: 'en', locales: ['en'] }),
+    ).toEqual({ mode: 'datetime', minDate: '2000-01-01', firstDay: 1 });
   });
 });

@@ -14,9 +14,14 @@ describe('mltext', () => {
   });
 
   it('refuses unknown locales, non-string texts and non-objects', async () => {
-    expect(await decode(mltext, { en: 'x', fr: 'y' })).toMatchObject({ code: 'validation_failed', messageKey: 'backend::fields.mltext.unknown_locale', params: { locale: 'fr' } });
+    expect(await decode(mltext, { en: 'x', fr: 'y' })).toMatchObject({
+      code: 'validation_failed',
+      messageKey: 'backend::fields.mltext.unknown_locale',
+      params: { locale: 'fr' },
+    });
     expect(await decode(mltext, { en: 3 })).toMatchObject({ messageKey: 'backend::validation.string' });
-    for (const value of ['Hello', ['x'], 1]) expect(await decode(mltext, value)).toMatchObject({ messageKey: 'backend::validation.object' });
+    for (const value of ['Hello', ['x'], 1])
+      expect(await decode(mltext, value)).toMatchObject({ messageKey: 'backend::validation.object' });
   });
 
   it('requires the fallback locale when required', async () => {
@@ -42,16 +47,23 @@ describe('mltext', () => {
 describe('password', () => {
   it('accepts a string of at least MIN_PASSWORD_LENGTH characters', async () => {
     expect(await decode(password, 'correct horse')).toEqual({ value: 'correct horse' });
-    expect(await decode(password, 'short')).toMatchObject({ code: 'validation_failed', messageKey: 'backend::validation.min_length', params: { count: MIN_PASSWORD_LENGTH } });
+    expect(await decode(password, 'short')).toMatchObject({
+      code: 'validation_failed',
+      messageKey: 'backend::validation.min_length',
+      params: { count: MIN_PASSWORD_LENGTH },
+    });
     expect(await decode(password, 12345678)).toMatchObject({ messageKey: 'backend::validation.string' });
   });
 
   it('keeps the stored password when empty or absent on update', async () => {
-    for (const value of [undefined, '', null]) expect(await decode(password, value, { required: true }, { mode: 'update' })).toEqual({ value: undefined });
+    for (const value of [undefined, '', null])
+      expect(await decode(password, value, { required: true }, { mode: 'update' })).toEqual({ value: undefined });
   });
 
   it('is required on create only when the field says so', async () => {
-    expect(await decode(password, '', { required: true }, { mode: 'create' })).toMatchObject({ messageKey: 'backend::validation.required' });
+    expect(await decode(password, '', { required: true }, { mode: 'create' })).toMatchObject({
+      messageKey: 'backend::validation.required',
+    });
     expect(await decode(password, undefined, {}, { mode: 'create' })).toEqual({ value: undefined });
   });
 

@@ -15,11 +15,15 @@ const superuser = principal({ superuser: true });
 
 describe('permissioneditor decode', () => {
   it('radio (default) takes 1 and -1; absent offered codes are unset', async () => {
-    expect(await decode(editor, { 'blog.posts': 1, 'misc.thing': -1 }, {}, { permissions, principal: superuser })).toEqual({ value: { 'blog.posts': 1, 'misc.thing': -1 } });
+    expect(await decode(editor, { 'blog.posts': 1, 'misc.thing': -1 }, {}, { permissions, principal: superuser })).toEqual({
+      value: { 'blog.posts': 1, 'misc.thing': -1 },
+    });
   });
 
   it('checkbox takes 1 only', async () => {
-    expect(await decode(editor, { 'blog.posts': 1 }, { mode: 'checkbox' }, { permissions, principal: superuser })).toEqual({ value: { 'blog.posts': 1 } });
+    expect(await decode(editor, { 'blog.posts': 1 }, { mode: 'checkbox' }, { permissions, principal: superuser })).toEqual({
+      value: { 'blog.posts': 1 },
+    });
     expect(await decode(editor, { 'blog.posts': -1 }, { mode: 'checkbox' }, { permissions, principal: superuser })).toMatchObject({
       code: 'validation_failed',
       messageKey: 'backend::fields.permissions.value',
@@ -29,15 +33,27 @@ describe('permissioneditor decode', () => {
   });
 
   it('422 for a non-object, an unknown code or a value outside the set', async () => {
-    for (const value of [null, [], 'blog.posts', 1]) expect(await decode(editor, value, {}, { permissions, principal: superuser })).toMatchObject({ messageKey: 'backend::validation.object', status: 422 });
-    expect(await decode(editor, { 'nope.x': 1 }, {}, { permissions, principal: superuser })).toMatchObject({ messageKey: 'backend::fields.permissions.unknown', params: { code: 'nope.x' } });
+    for (const value of [null, [], 'blog.posts', 1])
+      expect(await decode(editor, value, {}, { permissions, principal: superuser })).toMatchObject({
+        messageKey: 'backend::validation.object',
+        status: 422,
+      });
+    expect(await decode(editor, { 'nope.x': 1 }, {}, { permissions, principal: superuser })).toMatchObject({
+      messageKey: 'backend::fields.permissions.unknown',
+      params: { code: 'nope.x' },
+    });
     for (const v of [0, 2, '1', true, null]) {
-      expect(await decode(editor, { 'blog.posts': v }, {}, { permissions, principal: superuser })).toMatchObject({ messageKey: 'backend::fields.permissions.value', params: { values: '1, -1' } });
+      expect(await decode(editor, { 'blog.posts': v }, {}, { permissions, principal: superuser })).toMatchObject({
+        messageKey: 'backend::fields.permissions.value',
+        params: { values: '1, -1' },
+      });
     }
   });
 
   it('only offers `permissions` when the field lists them', async () => {
-    expect(await decode(editor, { 'misc.thing': 1 }, { permissions: ['blog.posts'] }, { permissions, principal: superuser })).toMatchObject({ messageKey: 'backend::fields.permissions.unknown' });
+    expect(await decode(editor, { 'misc.thing': 1 }, { permissions: ['blog.posts'] }, { permissions, principal: superuser })).toMatchObject(
+      { messageKey: 'backend::fields.permissions.unknown' },
+    );
   });
 
   it('keeps stored codes that are not offered, and accepts them sent back unchanged', async () => {
@@ -46,22 +62,40 @@ describe('permissioneditor decode', () => {
     expect(await decode(editor, { 'blog.publish': 1 }, field, { permissions, principal: superuser, current, mode: 'update' })).toEqual({
       value: { 'gone.plugin': 1, 'misc.thing': 1, 'blog.publish': 1 },
     });
-    expect(await decode(editor, { 'gone.plugin': 1, 'blog.posts': 1 }, field, { permissions, principal: superuser, current: JSON.stringify(current), mode: 'update' })).toEqual({
+    expect(
+      await decode(editor, { 'gone.plugin': 1, 'blog.posts': 1 }, field, {
+        permissions,
+        principal: superuser,
+        current: JSON.stringify(current),
+        mode: 'update',
+      }),
+    ).toEqual({
       value: { 'gone.plugin': 1, 'misc.thing': 1, 'blog.posts': 1 },
     });
-    expect(await decode(editor, { 'gone.plugin': -1 }, field, { permissions, principal: superuser, current, mode: 'update' })).toMatchObject({ messageKey: 'backend::fields.permissions.unknown' });
+    expect(
+      await decode(editor, { 'gone.plugin': -1 }, field, { permissions, principal: superuser, current, mode: 'update' }),
+    ).toMatchObject({ messageKey: 'backend::fields.permissions.unknown' });
   });
 
   it('403 when a non-superuser grants, denies or clears a permission they lack', async () => {
     const locked = { code: 'forbidden', messageKey: 'backend::fields.permissions.locked', params: { code: 'blog.publish' }, status: 403 };
     expect(await decode(editor, { 'blog.publish': 1 }, {}, { permissions, principal: editorAdmin })).toMatchObject(locked);
     expect(await decode(editor, { 'blog.publish': -1 }, {}, { permissions, principal: editorAdmin })).toMatchObject(locked);
-    expect(await decode(editor, {}, {}, { permissions, principal: editorAdmin, current: { 'blog.publish': 1 }, mode: 'update' })).toMatchObject(locked);
+    expect(
+      await decode(editor, {}, {}, { permissions, principal: editorAdmin, current: { 'blog.publish': 1 }, mode: 'update' }),
+    ).toMatchObject(locked);
   });
 
   it('lets the same admin change what they hold, and keep locked codes as they are', async () => {
     const current = { 'blog.publish': -1 };
-    expect(await decode(editor, { 'blog.publish': -1, 'blog.posts': 1, 'backend.admins': -1 }, {}, { permissions, principal: editorAdmin, current, mode: 'update' })).toEqual({
+    expect(
+      await decode(
+        editor,
+        { 'blog.publish': -1, 'blog.posts': 1, 'backend.admins': -1 },
+        {},
+        { permissions, principal: editorAdmin, current, mode: 'update' },
+      ),
+    ).toEqual({
       value: { 'blog.publish': -1, 'blog.posts': 1, 'backend.admins': -1 },
     });
   });
@@ -75,13 +109,20 @@ describe('permissioneditor decode', () => {
   });
 
   it('reports a malformed body (422) before a locked change (403)', async () => {
-    expect(await decode(editor, { 'blog.publish': 1, 'blog.posts': 5 }, {}, { permissions, principal: editorAdmin })).toMatchObject({ status: 422 });
+    expect(await decode(editor, { 'blog.publish': 1, 'blog.posts': 5 }, {}, { permissions, principal: editorAdmin })).toMatchObject({
+      status: 422,
+    });
   });
 });
 
 describe('permissioneditor schema, encode and check', () => {
   it('serves the offered permissions grouped by localized tab, with locked flags and mode', () => {
-    expect(editor.schema!({ type: 'permissioneditor', mode: 'checkbox' }, { t, locale: 'en', locales: ['en'], permissions, principal: editorAdmin })).toEqual({
+    expect(
+      editor.schema!(
+        { type: 'permissioneditor', mode: 'checkbox' },
+        { t, locale: 'en', locales: ['en'], permissions, principal: editorAdmin },
+      ),
+    ).toEqual({
       mode: 'checkbox',
       permissionTabs: [
         { label: 'System', permissions: [{ code: 'backend.admins', label: 'Manage administrators and roles' }] },
@@ -95,9 +136,9 @@ describe('permissioneditor schema, encode and check', () => {
         },
       ],
     });
-    expect(permissionTabs({ type: 'permissioneditor', permissions: ['blog.posts'] }, { t, locale: 'en', locales: ['en'], permissions })).toEqual([
-      { label: 'Blog', permissions: [{ code: 'blog.posts', label: 'Manage posts' }] },
-    ]);
+    expect(
+      permissionTabs({ type: 'permissioneditor', permissions: ['blog.posts'] }, { t, locale: 'en', locales: ['en'], permissions }),
+    ).toEqual([{ label: 'Blog', permissions: [{ code: 'blog.posts', label: 'Manage posts' }] }]);
   });
 
   it('encodes the stored map', () => {
@@ -107,9 +148,13 @@ describe('permissioneditor schema, encode and check', () => {
 
   it('refuses unknown modes, unregistered permissions, defaults and non-json columns', () => {
     expect(checkMessage(editor, { mode: 'toggle' })).toMatch(/form\.fields\.price\.mode.*"radio", "checkbox"/);
-    expect(checkMessage(editor, { permissions: ['nope.x'] })).toMatch(/form\.fields\.price\.permissions.*"nope\.x" is not a registered permission/);
+    expect(checkMessage(editor, { permissions: ['nope.x'] })).toMatch(
+      /form\.fields\.price\.permissions.*"nope\.x" is not a registered permission/,
+    );
     expect(checkMessage(editor, { default: 'x' })).toMatch(/default/);
     expect(checkMessage(editor, {}, { property: property('text') })).toMatch(/json object/);
-    expect(checkMessage(editor, { mode: 'checkbox', permissions: ['acme.catalog.manage'] }, { property: property('jsonb') })).toBeUndefined();
+    expect(
+      checkMessage(editor, { mode: 'checkbox', permissions: ['acme.catalog.manage'] }, { property: property('jsonb') }),
+    ).toBeUndefined();
   });
 });

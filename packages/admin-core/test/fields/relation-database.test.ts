@@ -20,7 +20,11 @@ describe('relation revalidation against the database', () => {
 
   beforeAll(async () => {
     test = await createTestDatabase();
-    db = await openDatabase(test.config, { entities: [...coreAuthEntities, ...coreStorageEntities], migrations: coreMigrations, onQuery: (sql) => queries.push(sql) });
+    db = await openDatabase(test.config, {
+      entities: [...coreAuthEntities, ...coreStorageEntities],
+      migrations: coreMigrations,
+      onQuery: (sql) => queries.push(sql),
+    });
     const em = db.orm.em.fork();
     for (const code of ['editor', 'author', 'hidden']) {
       const role = em.create(Role, { code, name: code });
@@ -38,11 +42,24 @@ describe('relation revalidation against the database', () => {
     const em = db.orm.em.fork() as EntityManager;
     queries.length = 0;
     try {
-      const out = await relation.decode(value, { type: 'relation', ...field } as FieldConfig, decodeContext({ em, relation: { entity: Role, kind: 'belongsToMany' } }));
-      return { value: out, queries: queries.filter((q) => /^select/i.test(q)).length, identityMap: em.getUnitOfWork().getIdentityMap().values().length };
+      const out = await relation.decode(
+        value,
+        { type: 'relation', ...field } as FieldConfig,
+        decodeContext({ em, relation: { entity: Role, kind: 'belongsToMany' } }),
+      );
+      return {
+        value: out,
+        queries: queries.filter((q) => /^select/i.test(q)).length,
+        identityMap: em.getUnitOfWork().getIdentityMap().values().length,
+      };
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      return { messageKey: error.messageKey, params: error.params, status: error.status, queries: queries.filter((q) => /^select/i.test(q)).length };
+      return {
+        messageKey: error.messageKey,
+        params: error.params,
+        status: error.status,
+        queries: queries.filter((q) => /^select/i.test(q)).length,
+      };
     }
   }
 

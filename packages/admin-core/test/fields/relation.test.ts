@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_FIELD_TYPES, decodeRelation, FieldError, parseRelationIds, relationKindOf, storedRelationIds, type RelationLookup } from '../../src/fields/index.ts';
+import {
+  BUILTIN_FIELD_TYPES,
+  decodeRelation,
+  FieldError,
+  parseRelationIds,
+  relationKindOf,
+  storedRelationIds,
+  type RelationLookup,
+} from '../../src/fields/index.ts';
 import type { FieldConfig } from '../../src/fields/index.ts';
 import { checkMessage, decodeContext, principal, property } from './support.ts';
 
@@ -15,10 +23,20 @@ function fakeLookup(inScope: number[]) {
   return { lookup, calls };
 }
 
-async function run(value: unknown, kind: 'belongsTo' | 'belongsToMany', options: { field?: Partial<FieldConfig>; current?: unknown; inScope?: number[]; mode?: 'create' | 'update' } = {}) {
+async function run(
+  value: unknown,
+  kind: 'belongsTo' | 'belongsToMany',
+  options: { field?: Partial<FieldConfig>; current?: unknown; inScope?: number[]; mode?: 'create' | 'update' } = {},
+) {
   const { lookup, calls } = fakeLookup(options.inScope ?? [1, 2, 3, 4, 5]);
   try {
-    const ids = await decodeRelation(value, { type: 'relation', ...options.field }, decodeContext({ current: options.current, mode: options.mode ?? 'update' }), kind, lookup);
+    const ids = await decodeRelation(
+      value,
+      { type: 'relation', ...options.field },
+      decodeContext({ current: options.current, mode: options.mode ?? 'update' }),
+      kind,
+      lookup,
+    );
     return { ids, calls };
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
@@ -32,7 +50,9 @@ describe('relation id parsing', () => {
     expect(parseRelationIds(null, 'belongsTo')).toBeNull();
     expect(parseRelationIds(undefined, 'belongsTo')).toBeUndefined();
     for (const value of ['5', 0, -1, 1.5, [5], { id: 5 }, true, 2 ** 53]) {
-      expect(() => parseRelationIds(value, 'belongsTo')).toThrowError(expect.objectContaining({ messageKey: 'backend::validation.integer', status: 422 }));
+      expect(() => parseRelationIds(value, 'belongsTo')).toThrowError(
+        expect.objectContaining({ messageKey: 'backend::validation.integer', status: 422 }),
+      );
     }
   });
 
@@ -40,7 +60,9 @@ describe('relation id parsing', () => {
     expect(parseRelationIds([3, 1, 3, 2, 1], 'belongsToMany')).toEqual([3, 1, 2]);
     expect(parseRelationIds(null, 'belongsToMany')).toEqual([]);
     expect(() => parseRelationIds(3, 'belongsToMany')).toThrowError(expect.objectContaining({ messageKey: 'backend::validation.array' }));
-    expect(() => parseRelationIds([1, '2'], 'belongsToMany')).toThrowError(expect.objectContaining({ messageKey: 'backend::validation.integer' }));
+    expect(() => parseRelationIds([1, '2'], 'belongsToMany')).toThrowError(
+      expect.objectContaining({ messageKey: 'backend::validation.integer' }),
+    );
   });
 
   it('reads stored ids from ids, entities, references, arrays and collections', () => {
@@ -83,14 +105,22 @@ describe('relation revalidation (fake lookup)', () => {
 
   it('required refuses an empty selection, and an absent one on create', async () => {
     expect(await run([], 'belongsToMany', { field: { required: true } })).toMatchObject({ messageKey: 'backend::validation.required' });
-    expect(await run(undefined, 'belongsTo', { field: { required: true }, mode: 'create' })).toMatchObject({ messageKey: 'backend::validation.required' });
+    expect(await run(undefined, 'belongsTo', { field: { required: true }, mode: 'create' })).toMatchObject({
+      messageKey: 'backend::validation.required',
+    });
     expect(await run(undefined, 'belongsTo', { field: { required: true }, mode: 'update' })).toEqual({ ids: undefined, calls: [] });
   });
 
   const locked = { lockedIds: () => [2] };
 
   it('403 before any lookup when a change adds or removes a locked id', async () => {
-    const forbidden = { code: 'forbidden', messageKey: 'backend::fields.relation.locked', params: { ids: '2', count: 1 }, status: 403, calls: [] };
+    const forbidden = {
+      code: 'forbidden',
+      messageKey: 'backend::fields.relation.locked',
+      params: { ids: '2', count: 1 },
+      status: 403,
+      calls: [],
+    };
     expect(await run([1, 2], 'belongsToMany', { field: locked, current: [1] })).toMatchObject(forbidden);
     expect(await run([1], 'belongsToMany', { field: locked, current: [{ id: 1 }, { id: 2 }] })).toMatchObject(forbidden);
     expect(await run(3, 'belongsTo', { field: locked, current: { id: 2 } })).toMatchObject(forbidden);
@@ -103,14 +133,23 @@ describe('relation revalidation (fake lookup)', () => {
   });
 
   it('malformed ids are 422 even when they would touch a locked id', async () => {
-    expect(await run([2, 'x'], 'belongsToMany', { field: locked })).toMatchObject({ status: 422, messageKey: 'backend::validation.integer' });
+    expect(await run([2, 'x'], 'belongsToMany', { field: locked })).toMatchObject({
+      status: 422,
+      messageKey: 'backend::validation.integer',
+    });
   });
 
   it('passes the principal to lockedIds', async () => {
     const seen: unknown[] = [];
     const field = { lockedIds: (ctx: { principal: unknown }) => (seen.push(ctx.principal), []) };
     const p = principal();
-    await decodeRelation([1], { type: 'relation', ...field } as FieldConfig, decodeContext({ principal: p }), 'belongsToMany', fakeLookup([1]).lookup);
+    await decodeRelation(
+      [1],
+      { type: 'relation', ...field } as FieldConfig,
+      decodeContext({ principal: p }),
+      'belongsToMany',
+      fakeLookup([1]).lookup,
+    );
     expect(seen).toEqual([p]);
   });
 });
@@ -125,13 +164,24 @@ describe('relation type', () => {
   });
 
   it('start-up: binds a belongsTo or belongsToMany property', () => {
-    expect(checkMessage(relation, {}, { field: 'category' })).toMatch(/form\.fields\.category.*no relation "category".*manyToOne or manyToMany/);
-    expect(checkMessage(relation, {}, { property: property('int', { name: 'comments', kind: '1:m' }) })).toMatch(/not a belongsTo or belongsToMany.*relation-manager/);
+    expect(checkMessage(relation, {}, { field: 'category' })).toMatch(
+      /form\.fields\.category.*no relation "category".*manyToOne or manyToMany/,
+    );
+    expect(checkMessage(relation, {}, { property: property('int', { name: 'comments', kind: '1:m' }) })).toMatch(
+      /not a belongsTo or belongsToMany.*relation-manager/,
+    );
     expect(checkMessage(relation, {}, { property: property('int', { kind: 'm:1' }) })).toBeUndefined();
-    expect(checkMessage(relation, { lockedIds: 'x' as never }, { property: property('int', { kind: 'm:n' }) })).toMatch(/lockedIds.*function/);
+    expect(checkMessage(relation, { lockedIds: 'x' as never }, { property: property('int', { kind: 'm:n' }) })).toMatch(
+      /lockedIds.*function/,
+    );
   });
 
   it('serves nameFrom and multiple', () => {
-    expect(relation.schema!({ type: 'relation', nameFrom: 'title' }, { t: (k) => k, locale: 'en', locales: [], relation: { entity: class {}, kind: 'belongsToMany' } })).toEqual({ nameFrom: 'title', multiple: true });
+    expect(
+      relation.schema!(
+        { type: 'relation', nameFrom: 'title' },
+        { t: (k) => k, locale: 'en', locales: [], relation: { entity: class {}, kind: 'belongsToMany' } },
+      ),
+    ).toEqual({ nameFrom: 'title', multiple: true });
   });
 });

@@ -14,7 +14,12 @@ describe('richeditor', () => {
 
   it('removes scripts, handlers and javascript: links, with a localized notice naming the field', async () => {
     const notices: string[] = [];
-    const out = await decode(richeditor, '<script>alert(1)</script><p onclick="x()">Hi <a href="javascript:alert(1)">there</a></p>', { label: 'Body' }, { notices });
+    const out = await decode(
+      richeditor,
+      '<script>alert(1)</script><p onclick="x()">Hi <a href="javascript:alert(1)">there</a></p>',
+      { label: 'Body' },
+      { notices },
+    );
     expect(out).toEqual({ value: '<p>Hi <a>there</a></p>' });
     expect(notices).toEqual(['Markup that is not allowed was removed from Body.']);
     const german: string[] = [];
@@ -24,7 +29,9 @@ describe('richeditor', () => {
 
   it('refuses non-strings and counts a value emptied by sanitizing as empty', async () => {
     expect(await decode(richeditor, 5)).toMatchObject({ messageKey: 'backend::validation.string' });
-    expect(await decode(richeditor, '<script>x</script>', { required: true })).toMatchObject({ messageKey: 'backend::validation.required' });
+    expect(await decode(richeditor, '<script>x</script>', { required: true })).toMatchObject({
+      messageKey: 'backend::validation.required',
+    });
   });
 });
 
@@ -41,7 +48,9 @@ describe('sanitizeMarkdown', () => {
 
   it('cleans dangerous html blocks and inline tags, nothing else', () => {
     expect(sanitizeMarkdown('# Hi\n\n<script>alert(1)</script>\n\nafter *this*\n')).toBe('# Hi\n\n\nafter *this*\n');
-    expect(sanitizeMarkdown('Click <a href="javascript:alert(1)">me</a> or <img src="a.png" onerror="x()">.\n')).toBe('Click <a>me</a> or <img src="a.png">.\n');
+    expect(sanitizeMarkdown('Click <a href="javascript:alert(1)">me</a> or <img src="a.png" onerror="x()">.\n')).toBe(
+      'Click <a>me</a> or <img src="a.png">.\n',
+    );
     expect(sanitizeMarkdown('<div onclick="x()">\n**bold**\n</div>\n')).toBe('<div>\n**bold**\n</div>\n');
   });
 

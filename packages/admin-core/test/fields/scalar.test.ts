@@ -41,7 +41,9 @@ describe.each([text, textarea])('$name', (type) => {
 
 describe('text preset schema', () => {
   it('serves the preset', () => {
-    expect(text.schema!({ type: 'text', preset: { field: 'title', type: 'slug' } }, { t, locale: 'en', locales: ['en'] })).toEqual({ preset: { field: 'title', type: 'slug' } });
+    expect(text.schema!({ type: 'text', preset: { field: 'title', type: 'slug' } }, { t, locale: 'en', locales: ['en'] })).toEqual({
+      preset: { field: 'title', type: 'slug' },
+    });
   });
 });
 
@@ -77,7 +79,9 @@ describe('number', () => {
   });
 
   it('refuses a non-numeric column at start-up', () => {
-    expect(checkMessage(number, {}, { property: property('varchar(255)') })).toMatch(/plugin "acme.catalog".*controller "acme\/catalog\/products".*form\.fields\.price.*varchar.*numeric column/);
+    expect(checkMessage(number, {}, { property: property('varchar(255)') })).toMatch(
+      /plugin "acme.catalog".*controller "acme\/catalog\/products".*form\.fields\.price.*varchar.*numeric column/,
+    );
     expect(checkMessage(number, {}, { property: property('numeric(10,2)') })).toBeUndefined();
   });
 });
@@ -89,19 +93,30 @@ describe('dropdown', () => {
     expect(await decode(dropdown, 'draft', { options })).toEqual({ value: 'draft' });
     expect(await decode(dropdown, 3, { options })).toEqual({ value: 3 });
     for (const value of ['archived', 'Draft', 4, true, null, '', ['draft'], 'toString']) {
-      expect(await decode(dropdown, value, { options })).toMatchObject({ code: 'validation_failed', messageKey: 'backend::validation.one_of', params: { values: '3, draft, published' } });
+      expect(await decode(dropdown, value, { options })).toMatchObject({
+        code: 'validation_failed',
+        messageKey: 'backend::validation.one_of',
+        params: { values: '3, draft, published' },
+      });
     }
   });
 
   it('lets emptyOption mean no value', async () => {
-    expect(await decode(dropdown, null, { options, emptyOption: 'None' }, { property: property('varchar', { nullable: true }) })).toEqual({ value: null });
+    expect(await decode(dropdown, null, { options, emptyOption: 'None' }, { property: property('varchar', { nullable: true }) })).toEqual({
+      value: null,
+    });
     expect(await decode(dropdown, '', { options, emptyOption: 'None' }, { property: property('varchar') })).toEqual({ value: '' });
     expect(await decode(dropdown, null, { options, emptyOption: 'None', required: true })).toMatchObject(required);
     expect(await decode(dropdown, undefined, { options, required: true })).toMatchObject(required);
   });
 
   it('serves options as {label, value} with localized labels', () => {
-    expect(dropdown.schema!({ type: 'dropdown', options: { a: 'backend::theme.dark' }, emptyOption: 'backend::theme.auto' }, { t, locale: 'en', locales: ['en'] })).toEqual({
+    expect(
+      dropdown.schema!(
+        { type: 'dropdown', options: { a: 'backend::theme.dark' }, emptyOption: 'backend::theme.auto' },
+        { t, locale: 'en', locales: ['en'] },
+      ),
+    ).toEqual({
       options: [{ label: 'Dark', value: 'a' }],
       emptyOption: 'Follow the system',
     });

@@ -1,6 +1,13 @@
 import { coreStrings } from '../../src/i18n/core-strings.ts';
 import { Strings } from '../../src/i18n/strings.ts';
-import { FieldError, type FieldCheckContext, type FieldConfig, type FieldDecodeContext, type FieldType, type PropertyInfo } from '../../src/fields/index.ts';
+import {
+  FieldError,
+  type FieldCheckContext,
+  type FieldConfig,
+  type FieldDecodeContext,
+  type FieldType,
+  type PropertyInfo,
+} from '../../src/fields/index.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PermissionDefinition } from '../../src/plugins/define.ts';
@@ -91,6 +98,7 @@ export function checkMessage(type: FieldType, field: Partial<FieldConfig>, ctx: 
   }
 }
 
-export const permissionDefinitions = (list: PermissionDefinition[]): ReadonlyMap<string, PermissionDefinition> => new Map(list.map((p) => [p.code, p]));
+export const permissionDefinitions = (list: PermissionDefinition[]): ReadonlyMap<string, PermissionDefinition> =>
+  new Map(list.map((p) => [p.code, p]));
 
 export const t = (key: string, params?: Record<string, string | number>) => strings.t('en', key, params);

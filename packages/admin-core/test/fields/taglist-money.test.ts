@@ -15,7 +15,11 @@ describe('taglist', () => {
 
   it('refuses non-arrays and non-string items with taglist.invalid', async () => {
     for (const value of ['a,b', 3, { a: 1 }, ['a', 1], ['a', null], [['a']]]) {
-      expect(await decode(taglist, value)).toMatchObject({ code: 'taglist.invalid', messageKey: 'backend::fields.taglist.invalid', status: 422 });
+      expect(await decode(taglist, value)).toMatchObject({
+        code: 'taglist.invalid',
+        messageKey: 'backend::fields.taglist.invalid',
+        status: 422,
+      });
     }
   });
 
@@ -23,13 +27,21 @@ describe('taglist', () => {
     expect(await decode(taglist, 'a, b ,,a', { mode: 'string' })).toEqual({ value: 'a,b' });
     expect(await decode(taglist, ['x', ' y'], { mode: 'string', separator: 'space' })).toEqual({ value: 'x y' });
     expect(await decode(taglist, 'x;y; x', { mode: 'string', separator: ';' })).toEqual({ value: 'x;y' });
-    expect(await decode(taglist, 5, { mode: 'string' })).toMatchObject({ code: 'taglist.invalid', messageKey: 'backend::fields.taglist.invalid_string', params: { separator: ',' } });
+    expect(await decode(taglist, 5, { mode: 'string' })).toMatchObject({
+      code: 'taglist.invalid',
+      messageKey: 'backend::fields.taglist.invalid_string',
+      params: { separator: ',' },
+    });
   });
 
   it('customTags: false allows only offered tags', async () => {
     const field = { customTags: false, options: { red: 'Red', blue: 'Blue' } };
     expect(await decode(taglist, ['red'], field)).toEqual({ value: ['red'] });
-    expect(await decode(taglist, ['red', 'green'], field)).toMatchObject({ code: 'taglist.invalid', messageKey: 'backend::fields.taglist.not_offered', params: { tag: 'green' } });
+    expect(await decode(taglist, ['red', 'green'], field)).toMatchObject({
+      code: 'taglist.invalid',
+      messageKey: 'backend::fields.taglist.not_offered',
+      params: { tag: 'green' },
+    });
   });
 
   it('required means at least one tag after cleaning', async () => {
@@ -47,7 +59,9 @@ describe('taglist', () => {
     expect(checkMessage(taglist, { mode: 'set' })).toMatch(/form\.fields\.price\.mode/);
     expect(checkMessage(taglist, { customTags: false })).toMatch(/no `options`/);
     expect(checkMessage(taglist, {}, { property: property('varchar(255)') })).toMatch(/array mode cannot be stored in the varchar column/);
-    expect(checkMessage(taglist, { mode: 'string' }, { property: property('jsonb') })).toMatch(/string mode cannot be stored in the jsonb column/);
+    expect(checkMessage(taglist, { mode: 'string' }, { property: property('jsonb') })).toMatch(
+      /string mode cannot be stored in the jsonb column/,
+    );
     expect(checkMessage(taglist, {}, { property: property('jsonb') })).toBeUndefined();
   });
 
@@ -69,25 +83,40 @@ describe('money', () => {
   const field = { currency: 'EUR', scale: 2, max: 1000000 };
 
   it('accepts decimal strings and returns them unchanged', async () => {
-    for (const value of ['10.50', '10.5', '-3', '0', '007.10', '1000000.00', '-1000000']) expect(await decode(money, value, field)).toEqual({ value });
+    for (const value of ['10.50', '10.5', '-3', '0', '007.10', '1000000.00', '-1000000'])
+      expect(await decode(money, value, field)).toEqual({ value });
   });
 
   it('refuses numbers (floats lose precision) and malformed strings with money.invalid', async () => {
     for (const value of [10.5, 10, '1e3', '+1', '1.', '.5', '1,50', ' 1', 'NaN', true, ['1'], { amount: '1' }]) {
-      expect(await decode(money, value, field)).toMatchObject({ code: 'money.invalid', messageKey: 'backend::fields.money.invalid', status: 422 });
+      expect(await decode(money, value, field)).toMatchObject({
+        code: 'money.invalid',
+        messageKey: 'backend::fields.money.invalid',
+        status: 422,
+      });
     }
   });
 
   it('refuses more fraction digits than scale with money.too_precise', async () => {
-    expect(await decode(money, '1.005', field)).toMatchObject({ code: 'money.too_precise', messageKey: 'backend::fields.money.too_precise', params: { count: 2 } });
+    expect(await decode(money, '1.005', field)).toMatchObject({
+      code: 'money.too_precise',
+      messageKey: 'backend::fields.money.too_precise',
+      params: { count: 2 },
+    });
     expect(await decode(money, '1.0050', { currency: 'EUR' })).toEqual({ value: '1.0050' }); // default scale 4
     expect(await decode(money, '1.00501', { currency: 'EUR' })).toMatchObject({ code: 'money.too_precise', params: { count: 4 } });
   });
 
   it('refuses an absolute value above max with money.too_large', async () => {
-    expect(await decode(money, '1000000.01', field)).toMatchObject({ code: 'money.too_large', messageKey: 'backend::fields.money.too_large', params: { max: '1000000' } });
+    expect(await decode(money, '1000000.01', field)).toMatchObject({
+      code: 'money.too_large',
+      messageKey: 'backend::fields.money.too_large',
+      params: { max: '1000000' },
+    });
     expect(await decode(money, '-1000001', field)).toMatchObject({ code: 'money.too_large' });
-    expect(await decode(money, '99999999999999999999999', { currency: 'EUR', max: '99999999999999999999998' })).toMatchObject({ code: 'money.too_large' });
+    expect(await decode(money, '99999999999999999999999', { currency: 'EUR', max: '99999999999999999999998' })).toMatchObject({
+      code: 'money.too_large',
+    });
   });
 
   it('handles empty values', async () => {
@@ -112,21 +141,41 @@ describe('money', () => {
     expect(checkMessage(money, {})).toMatch(/form\.fields\.price\.currency.*needs a currency.*exactly one/);
     expect(checkMessage(money, { currency: 'EUR', currencyFrom: 'currency' })).toMatch(/currencyFrom.*not both/);
     expect(checkMessage(money, { currency: 'eur' })).toMatch(/ISO 4217/);
-    expect(checkMessage(money, { currencyFrom: 'currency' }, { fields: { price: { type: 'money' } } })).toMatch(/the form has no field "currency"/);
-    expect(checkMessage(money, { currencyFrom: 'currency' }, { fields: { price: { type: 'money' }, currency: { type: 'dropdown' } } })).toBeUndefined();
-    for (const scale of [1, 5, 2.5]) expect(checkMessage(money, { currency: 'EUR', scale })).toMatch(/form\.fields\.price\.scale.*outside 2\.\.4/);
-    for (const max of ['-1', '1e6', 'lots', Number.POSITIVE_INFINITY, 1e21]) expect(checkMessage(money, { currency: 'EUR', max })).toMatch(/form\.fields\.price\.max/);
+    expect(checkMessage(money, { currencyFrom: 'currency' }, { fields: { price: { type: 'money' } } })).toMatch(
+      /the form has no field "currency"/,
+    );
+    expect(
+      checkMessage(money, { currencyFrom: 'currency' }, { fields: { price: { type: 'money' }, currency: { type: 'dropdown' } } }),
+    ).toBeUndefined();
+    for (const scale of [1, 5, 2.5])
+      expect(checkMessage(money, { currency: 'EUR', scale })).toMatch(/form\.fields\.price\.scale.*outside 2\.\.4/);
+    for (const max of ['-1', '1e6', 'lots', Number.POSITIVE_INFINITY, 1e21])
+      expect(checkMessage(money, { currency: 'EUR', max })).toMatch(/form\.fields\.price\.max/);
     expect(checkMessage(money, { currency: 'EUR', max: '1000000' })).toBeUndefined();
-    expect(checkMessage(money, { currency: 'EUR' }, { property: property('double precision', { name: 'price' }) })).toMatch(/numeric column.*"price" is double precision/);
-    expect(checkMessage(money, { currency: 'EUR' }, { property: property('numeric(10,0)', { runtimeType: 'number' }) })).toMatch(/JS number/);
-    expect(checkMessage(money, { currency: 'EUR' }, { property: property('numeric(12,2)') })).toMatch(/accepts 4 decimal places but the column "prop" keeps 2/);
-    expect(checkMessage(money, { currency: 'EUR', scale: 2, max: '1000000000000' }, { property: property('numeric(12,2)') })).toMatch(/does not fit the column/);
-    expect(checkMessage(money, { currency: 'EUR', scale: 2, max: 1000000 }, { property: property('numeric(12,2)', { runtimeType: 'string' }) })).toBeUndefined();
+    expect(checkMessage(money, { currency: 'EUR' }, { property: property('double precision', { name: 'price' }) })).toMatch(
+      /numeric column.*"price" is double precision/,
+    );
+    expect(checkMessage(money, { currency: 'EUR' }, { property: property('numeric(10,0)', { runtimeType: 'number' }) })).toMatch(
+      /JS number/,
+    );
+    expect(checkMessage(money, { currency: 'EUR' }, { property: property('numeric(12,2)') })).toMatch(
+      /accepts 4 decimal places but the column "prop" keeps 2/,
+    );
+    expect(checkMessage(money, { currency: 'EUR', scale: 2, max: '1000000000000' }, { property: property('numeric(12,2)') })).toMatch(
+      /does not fit the column/,
+    );
+    expect(
+      checkMessage(money, { currency: 'EUR', scale: 2, max: 1000000 }, { property: property('numeric(12,2)', { runtimeType: 'string' }) }),
+    ).toBeUndefined();
     expect(checkMessage(money, { currency: 'EUR' }, { property: property('numeric', { runtimeType: 'string' }) })).toBeUndefined();
   });
 
   it('serves currency, scale and max', () => {
-    expect(money.schema!({ type: 'money', currencyFrom: 'currency', max: 1000 }, { t: (k) => k, locale: 'en', locales: [] })).toEqual({ scale: 4, currencyFrom: 'currency', max: '1000' });
+    expect(money.schema!({ type: 'money', currencyFrom: 'currency', max: 1000 }, { t: (k) => k, locale: 'en', locales: [] })).toEqual({
+      scale: 4,
+      currencyFrom: 'currency',
+      max: '1000',
+    });
   });
 
   it('never throws anything but a FieldError, and what it accepts it returns unchanged', async () => {
@@ -135,7 +184,6 @@ describe('money', () => {
         try {
           const out = await money.decode(value, { type: 'money', currency: 'EUR', max: '999999999' }, decodeContext());
           expect(out).toBe(value === '' ? null : value); // empty is "no amount"
-
         } catch (error) {
           expect(error).toBeInstanceOf(FieldError);
         }

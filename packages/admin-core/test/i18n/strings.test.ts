@@ -30,7 +30,7 @@ describe('Strings.t', () => {
     expect(s.t('de', 'test::files', {}, 5)).toBe('5 Dateien');
   });
 
-  it('uses the locale\'s own categories (Polish few/many) and falls back to `other`', () => {
+  it("uses the locale's own categories (Polish few/many) and falls back to `other`", () => {
     const s = strings();
     expect(s.t('pl', 'test::files', {}, 1)).toBe('1 plik');
     expect(s.t('pl', 'test::files', {}, 3)).toBe('3 pliki');
@@ -62,7 +62,7 @@ describe('Strings.t', () => {
     expect(s.t('en', 'test::nope')).toBe('test::nope');
   });
 
-  it('ignores a table\'s locale the host does not serve', () => {
+  it("ignores a table's locale the host does not serve", () => {
     const s = strings();
     expect(s.bundle('de')['test::plain']).toEqual({ other: 'Hallo {name}' });
     expect(s.locales).not.toContain('fr');
@@ -70,7 +70,7 @@ describe('Strings.t', () => {
 });
 
 describe('Strings.bundle', () => {
-  it('holds every key of the fallback locale, the locale\'s own forms first', () => {
+  it("holds every key of the fallback locale, the locale's own forms first", () => {
     const s = strings();
     const en = s.bundle('en');
     const de = s.bundle('de');

@@ -38,7 +38,12 @@ const accepted = (error: unknown) => {
 async function start(controller: ControllerConfig): Promise<unknown> {
   const plugin = definePlugin({ vendor: 'test', name: 'partials', entities: [Box], controllers: [controller] });
   try {
-    const core = await AdminCore.create({ secret: 'x'.repeat(40), database: { url: 'postgres://postgres@127.0.0.1:1/none' }, logger: { info() {}, warn() {}, error() {} }, plugins: [plugin] });
+    const core = await AdminCore.create({
+      secret: 'x'.repeat(40),
+      database: { url: 'postgres://postgres@127.0.0.1:1/none' },
+      logger: { info() {}, warn() {}, error() {} },
+      plugins: [plugin],
+    });
     await core.close();
     return undefined;
   } catch (error) {
@@ -52,30 +57,134 @@ const partials = (c: Record<string, any>) => c.partials as Record<string, any>;
 /** [what, patch, key named, problem]: each refusal names plugin, controller and key. */
 const refusals: Array<[string, Patch, string, RegExp]> = [
   ['partials that are not an object', (c) => (c.partials = ['summary']), 'partials', /must be an object of partial name to partial/],
-  ['a name that is not a URL segment', (c) => (partials(c)['a/b'] = { template: 'x' }), 'partials.a/b', /not a partial name \(one URL segment\)/],
+  [
+    'a name that is not a URL segment',
+    (c) => (partials(c)['a/b'] = { template: 'x' }),
+    'partials.a/b',
+    /not a partial name \(one URL segment\)/,
+  ],
   ['the name ".."', (c) => (partials(c)['..'] = { template: 'x' }), 'partials...', /not a partial name/],
-  ['a name over 100 characters', (c) => (partials(c)['a'.repeat(101)] = { template: 'x' }), `partials.${'a'.repeat(101)}`, /not a partial name/],
-  ['an unknown partial key', (c) => (partials(c).summary.permissions = []), 'partials.summary.permissions', /unknown key "permissions".*template, form, viewModel/],
-  ['a partial that is not an object', (c) => (partials(c).summary = '<p>x</p>'), 'partials.summary', /must be an object \{ template, form\?, viewModel\? \}/],
+  [
+    'a name over 100 characters',
+    (c) => (partials(c)['a'.repeat(101)] = { template: 'x' }),
+    `partials.${'a'.repeat(101)}`,
+    /not a partial name/,
+  ],
+  [
+    'an unknown partial key',
+    (c) => (partials(c).summary.permissions = []),
+    'partials.summary.permissions',
+    /unknown key "permissions".*template, form, viewModel/,
+  ],
+  [
+    'a partial that is not an object',
+    (c) => (partials(c).summary = '<p>x</p>'),
+    'partials.summary',
+    /must be an object \{ template, form\?, viewModel\? \}/,
+  ],
   ['no template', (c) => delete partials(c).summary.template, 'partials.summary.template', /a template is required/],
   ['an empty template', (c) => (partials(c).summary.template = ''), 'partials.summary.template', /a template is required/],
-  ['a template that is not a string', (c) => (partials(c).summary.template = () => '<p>'), 'partials.summary.template', /a template is required/],
+  [
+    'a template that is not a string',
+    (c) => (partials(c).summary.template = () => '<p>'),
+    'partials.summary.template',
+    /a template is required/,
+  ],
   ['`form` that is not a boolean', (c) => (partials(c).summary.form = 'yes'), 'partials.summary.form', /must be true or false/],
-  ['a view model that is not a function', (c) => (partials(c).header.viewModel = { a: 1 }), 'partials.header.viewModel', /must be a function/],
-  ['a template over 64 KiB', (c) => (partials(c).summary.template = 'x'.repeat(65537)), 'partials.summary.template', /65537 characters, over 65536/],
-  ['a syntax error', (c) => (partials(c).summary.template = '{% if record %}<p>'), 'partials.summary.template', /does not parse: tag \{% if record %\} not closed, line:1, col:1/],
-  ['an unclosed output', (c) => (partials(c).summary.template = '{{ record.title '), 'partials.summary.template', /does not parse: output "\{\{ record.title " not closed/],
-  ['an unknown filter', (c) => (partials(c).summary.template = '{{ record.title | eval }}'), 'partials.summary.template', /does not parse: undefined filter: eval/],
-  ['an unknown tag', (c) => (partials(c).summary.template = '{% exec "ls" %}'), 'partials.summary.template', /does not parse: tag "exec" not found/],
-  ['`include` (reads a file)', (c) => (partials(c).summary.template = '{% include "/etc/passwd" %}'), 'partials.summary.template', /does not parse: tag "include" not found/],
-  ['`render` (reads a file)', (c) => (partials(c).summary.template = '{% render "secrets" %}'), 'partials.summary.template', /does not parse: tag "render" not found/],
-  ['`layout` (reads a file)', (c) => (partials(c).summary.template = '{% layout "base" %}x'), 'partials.summary.template', /does not parse: tag "layout" not found/],
-  ['`block` (serves layouts only)', (c) => (partials(c).summary.template = '{% block a %}x{% endblock %}'), 'partials.summary.template', /does not parse: tag "block" not found/],
-  ['`include` inside a `liquid` tag', (c) => (partials(c).summary.template = '{% liquid\ninclude "x"\n%}'), 'partials.summary.template', /does not parse: tag "include" not found/],
-  ['a form field naming an unregistered partial', (c) => (c.form.fields.summary.path = 'summry'), 'form.fields.summary.path', /names the partial "summry", which the controller does not register.*registered: summary, header/],
-  ['a form preview naming an unregistered partial', (c) => (c.form.preview.headerPartial = 'preview'), 'form.preview.headerPartial', /names the partial "preview"/],
-  ['a list header naming an unregistered partial', (c) => (c.list.headerPartial = 'head'), 'list.headerPartial', /names the partial "head"/],
-  ['a partial field and no partials at all', (c) => { delete c.partials; delete c.list.headerPartial; delete c.form.preview; }, 'form.fields.summary.path', /names the partial "summary", which the controller does not register\. Declare it under `partials`\.$/],
+  [
+    'a view model that is not a function',
+    (c) => (partials(c).header.viewModel = { a: 1 }),
+    'partials.header.viewModel',
+    /must be a function/,
+  ],
+  [
+    'a template over 64 KiB',
+    (c) => (partials(c).summary.template = 'x'.repeat(65537)),
+    'partials.summary.template',
+    /65537 characters, over 65536/,
+  ],
+  [
+    'a syntax error',
+    (c) => (partials(c).summary.template = '{% if record %}<p>'),
+    'partials.summary.template',
+    /does not parse: tag \{% if record %\} not closed, line:1, col:1/,
+  ],
+  [
+    'an unclosed output',
+    (c) => (partials(c).summary.template = '{{ record.title '),
+    'partials.summary.template',
+    /does not parse: output "\{\{ record.title " not closed/,
+  ],
+  [
+    'an unknown filter',
+    (c) => (partials(c).summary.template = '{{ record.title | eval }}'),
+    'partials.summary.template',
+    /does not parse: undefined filter: eval/,
+  ],
+  [
+    'an unknown tag',
+    (c) => (partials(c).summary.template = '{% exec "ls" %}'),
+    'partials.summary.template',
+    /does not parse: tag "exec" not found/,
+  ],
+  [
+    '`include` (reads a file)',
+    (c) => (partials(c).summary.template = '{% include "/etc/passwd" %}'),
+    'partials.summary.template',
+    /does not parse: tag "include" not found/,
+  ],
+  [
+    '`render` (reads a file)',
+    (c) => (partials(c).summary.template = '{% render "secrets" %}'),
+    'partials.summary.template',
+    /does not parse: tag "render" not found/,
+  ],
+  [
+    '`layout` (reads a file)',
+    (c) => (partials(c).summary.template = '{% layout "base" %}x'),
+    'partials.summary.template',
+    /does not parse: tag "layout" not found/,
+  ],
+  [
+    '`block` (serves layouts only)',
+    (c) => (partials(c).summary.template = '{% block a %}x{% endblock %}'),
+    'partials.summary.template',
+    /does not parse: tag "block" not found/,
+  ],
+  [
+    '`include` inside a `liquid` tag',
+    (c) => (partials(c).summary.template = '{% liquid\ninclude "x"\n%}'),
+    'partials.summary.template',
+    /does not parse: tag "include" not found/,
+  ],
+  [
+    'a form field naming an unregistered partial',
+    (c) => (c.form.fields.summary.path = 'summry'),
+    'form.fields.summary.path',
+    /names the partial "summry", which the controller does not register.*registered: summary, header/,
+  ],
+  [
+    'a form preview naming an unregistered partial',
+    (c) => (c.form.preview.headerPartial = 'preview'),
+    'form.preview.headerPartial',
+    /names the partial "preview"/,
+  ],
+  [
+    'a list header naming an unregistered partial',
+    (c) => (c.list.headerPartial = 'head'),
+    'list.headerPartial',
+    /names the partial "head"/,
+  ],
+  [
+    'a partial field and no partials at all',
+    (c) => {
+      delete c.partials;
+      delete c.list.headerPartial;
+      delete c.form.preview;
+    },
+    'form.fields.summary.path',
+    /names the partial "summary", which the controller does not register\. Declare it under `partials`\.$/,
+  ],
 ];
 
 describe('start-up checks of partials', () => {

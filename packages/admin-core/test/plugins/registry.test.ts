@@ -23,9 +23,16 @@ const refuse = (plugins: unknown[], pattern: RegExp, prefix = '/backend') => {
 describe('Registry', () => {
   it('accepts the core, journal and example plugins', () => {
     const registry = build([backendPlugin, journalPlugin, catalogPlugin]);
-    expect([...registry.controllers.keys()]).toEqual(expect.arrayContaining([
-      'cms/backend/admins', 'cms/backend/roles', 'cms/journal/posts', 'cms/journal/categories', 'acme/catalog/products', 'acme/catalog/storefront',
-    ]));
+    expect([...registry.controllers.keys()]).toEqual(
+      expect.arrayContaining([
+        'cms/backend/admins',
+        'cms/backend/roles',
+        'cms/journal/posts',
+        'cms/journal/categories',
+        'acme/catalog/products',
+        'acme/catalog/storefront',
+      ]),
+    );
     expect(registry.navigation.map((entry) => entry.code)).toEqual(expect.arrayContaining(['system', 'journal', 'catalog']));
     expect(Object.isFrozen(registry.navigation)).toBe(true);
   });
@@ -37,13 +44,19 @@ describe('Registry', () => {
   it('refuses invalid vendor, plugin and controller segments', () => {
     refuse([plugin({ vendor: 'Acme' })], /plugin "Acme\.shop", key "vendor": "Acme" is not a valid address segment/);
     refuse([plugin({ name: 'sh/op' })], /key "name"/);
-    refuse([plugin({ controllers: [{ name: '../x' }] })], /plugin "acme\.shop", controller "\.\.\/x", key "name": "\.\.\/x" is not a valid controller segment/);
+    refuse(
+      [plugin({ controllers: [{ name: '../x' }] })],
+      /plugin "acme\.shop", controller "\.\.\/x", key "name": "\.\.\/x" is not a valid controller segment/,
+    );
     refuse(['not a plugin'], /A plugin must be an object/);
     refuse([null], /A plugin must be an object/);
   });
 
   it('refuses a duplicate controller address, naming plugin and controller', () => {
-    refuse([plugin({ controllers: [{ name: 'orders' }, { name: 'orders' }] })], /plugin "acme\.shop", controller "acme\/shop\/orders": duplicate controller address/);
+    refuse(
+      [plugin({ controllers: [{ name: 'orders' }, { name: 'orders' }] })],
+      /plugin "acme\.shop", controller "acme\/shop\/orders": duplicate controller address/,
+    );
   });
 
   it('refuses a plugin registered twice, and an unknown plugin key', () => {
@@ -52,25 +65,67 @@ describe('Registry', () => {
   });
 
   it('refuses an unknown permission on a controller, and accepts one declared by a later plugin', () => {
-    refuse([plugin({ controllers: [{ name: 'orders', permissions: ['acme.shop.nope'] }] })], /plugin "acme\.shop", controller "acme\/shop\/orders", key "permissions": unknown permission "acme\.shop\.nope"/);
+    refuse(
+      [plugin({ controllers: [{ name: 'orders', permissions: ['acme.shop.nope'] }] })],
+      /plugin "acme\.shop", controller "acme\/shop\/orders", key "permissions": unknown permission "acme\.shop\.nope"/,
+    );
     const later = plugin({ vendor: 'acme', name: 'perms', permissions: [{ code: 'acme.perms.x', label: 'X' }] });
     expect(() => build([plugin({ controllers: [{ name: 'orders', permissions: ['acme.perms.x'] }] }), later])).not.toThrow();
   });
 
   it('refuses bad permission declarations', () => {
-    refuse([plugin({ permissions: [{ code: 'Bad Code', label: 'x' }] })], /plugin "acme\.shop", key "permissions": "Bad Code" is not a valid permission code/);
-    refuse([plugin({ permissions: [{ code: 'acme.shop.x', label: 'x' }, { code: 'acme.shop.x', label: 'y' }] })], /key "permissions\.acme\.shop\.x": the permission is declared twice/);
+    refuse(
+      [plugin({ permissions: [{ code: 'Bad Code', label: 'x' }] })],
+      /plugin "acme\.shop", key "permissions": "Bad Code" is not a valid permission code/,
+    );
+    refuse(
+      [
+        plugin({
+          permissions: [
+            { code: 'acme.shop.x', label: 'x' },
+            { code: 'acme.shop.x', label: 'y' },
+          ],
+        }),
+      ],
+      /key "permissions\.acme\.shop\.x": the permission is declared twice/,
+    );
   });
 
   it('refuses navigation naming an unknown controller or permission, naming the plugin', () => {
-    refuse([plugin({ navigation: [{ code: 'shop', label: 'Shop', controller: 'acme/shop/nope' }] })], /plugin "acme\.shop", controller "acme\/shop\/nope", key "navigation\.shop\.controller": no controller "acme\/shop\/nope" is registered/);
     refuse(
-      [plugin({ controllers: [{ name: 'orders' }], navigation: [{ code: 'shop', label: 'Shop', sideMenu: [{ code: 'orders', label: 'Orders', controller: 'acme/shop/orders', permissions: ['acme.shop.nope'] }] }] })],
+      [plugin({ navigation: [{ code: 'shop', label: 'Shop', controller: 'acme/shop/nope' }] })],
+      /plugin "acme\.shop", controller "acme\/shop\/nope", key "navigation\.shop\.controller": no controller "acme\/shop\/nope" is registered/,
+    );
+    refuse(
+      [
+        plugin({
+          controllers: [{ name: 'orders' }],
+          navigation: [
+            {
+              code: 'shop',
+              label: 'Shop',
+              sideMenu: [{ code: 'orders', label: 'Orders', controller: 'acme/shop/orders', permissions: ['acme.shop.nope'] }],
+            },
+          ],
+        }),
+      ],
       /plugin "acme\.shop", key "navigation\.shop\.sideMenu\.orders\.permissions": unknown permission "acme\.shop\.nope"/,
     );
-    refuse([plugin({ navigation: [{ code: 'shop', label: 'Shop' }] }), plugin({ name: 'other', navigation: [{ code: 'shop', label: 'Again' }] })], /plugin "acme\.other", key "navigation\.shop": duplicate navigation code/);
-    refuse([plugin({ navigation: [{ code: '', label: 'x' }] })], /plugin "acme\.shop", key "navigation": a navigation entry needs a `code` and a `label`/);
-    refuse([plugin({ navigation: [{ code: 'shop', label: 'Shop', order: 1.5 }] })], /key "navigation\.shop\.order": must be a whole number/);
+    refuse(
+      [
+        plugin({ navigation: [{ code: 'shop', label: 'Shop' }] }),
+        plugin({ name: 'other', navigation: [{ code: 'shop', label: 'Again' }] }),
+      ],
+      /plugin "acme\.other", key "navigation\.shop": duplicate navigation code/,
+    );
+    refuse(
+      [plugin({ navigation: [{ code: '', label: 'x' }] })],
+      /plugin "acme\.shop", key "navigation": a navigation entry needs a `code` and a `label`/,
+    );
+    refuse(
+      [plugin({ navigation: [{ code: 'shop', label: 'Shop', order: 1.5 }] })],
+      /key "navigation\.shop\.order": must be a whole number/,
+    );
   });
 
   it('accepts navigation naming a controller of another plugin', () => {
@@ -79,7 +134,10 @@ describe('Registry', () => {
   });
 
   it('refuses malformed strings', () => {
-    refuse([plugin({ strings: { en: { x: { one: 'one only' } as never } } })], /plugin "acme\.shop", key "strings\.en\.x": a message must be a string or plural forms with `other`/);
+    refuse(
+      [plugin({ strings: { en: { x: { one: 'one only' } as never } } })],
+      /plugin "acme\.shop", key "strings\.en\.x": a message must be a string or plural forms with `other`/,
+    );
     refuse([plugin({ strings: { en: { x: { other: 'x', several: 'y' } as never } } })], /key "strings\.en\.x"/);
     refuse([plugin({ strings: { en: { x: 5 as never } } })], /key "strings\.en\.x"/);
     refuse([plugin({ strings: { en: 'x' as never } })], /key "strings\.en": must be an object/);
@@ -88,13 +146,29 @@ describe('Registry', () => {
   describe('plugin routes and the admin prefix', () => {
     const route = (path: string) => plugin({ routes: [{ method: 'GET', path, auth: 'public', handler }] });
 
-    it.each(['/backend', '/backend/x', '/backend/api/v1/x', '/Backend', '/BACKEND/x', '/backend/', '/:page', '/:page/x', '/b*rest', '/*rest', '/back:end', '/{backend}'])('refuses %s', (path) => {
+    it.each([
+      '/backend',
+      '/backend/x',
+      '/backend/api/v1/x',
+      '/Backend',
+      '/BACKEND/x',
+      '/backend/',
+      '/:page',
+      '/:page/x',
+      '/b*rest',
+      '/*rest',
+      '/back:end',
+      '/{backend}',
+    ])('refuses %s', (path) => {
       refuse([route(path)], /plugin "acme\.shop", key "routes .*": a plugin route may not be at or under the admin prefix "\/backend"/);
     });
 
-    it.each(['/backendx', '/backend-x/y', '/_journal/api/v1/media/upload', '/feed/:format', '/x:page', '/', '/admin'])('allows %s', (path) => {
-      expect(() => build([route(path)])).not.toThrow();
-    });
+    it.each(['/backendx', '/backend-x/y', '/_journal/api/v1/media/upload', '/feed/:format', '/x:page', '/', '/admin'])(
+      'allows %s',
+      (path) => {
+        expect(() => build([route(path)])).not.toThrow();
+      },
+    );
 
     it('follows a custom prefix', () => {
       expect(() => build([route('/backend/x')], '/admin')).not.toThrow();
@@ -107,9 +181,18 @@ describe('Registry', () => {
       refuse([route('relative')], /key "routes relative": a route path must be absolute and plain/);
       refuse([route('/a/../b')], /must be absolute and plain/);
       refuse([plugin({ routes: [{ method: 'PATCH' as never, path: '/x', auth: 'public', handler }] })], /unknown method "PATCH"/);
-      refuse([plugin({ routes: [{ method: 'GET', path: '/x', auth: 'nobody' as never, handler }] })], /`auth` must be "public" or "backend"/);
-      refuse([route('/x'), plugin({ name: 'two', routes: [{ method: 'GET', path: '/X', auth: 'public', handler }] })], /plugin "acme\.two", key "routes \/X": the route is already registered by plugin "acme\.shop"/);
-      refuse([plugin({ routes: [{ method: 'GET', path: '/x', auth: 'backend', permissions: ['acme.shop.nope'], handler }] })], /key "routes \/x": unknown permission "acme\.shop\.nope"/);
+      refuse(
+        [plugin({ routes: [{ method: 'GET', path: '/x', auth: 'nobody' as never, handler }] })],
+        /`auth` must be "public" or "backend"/,
+      );
+      refuse(
+        [route('/x'), plugin({ name: 'two', routes: [{ method: 'GET', path: '/X', auth: 'public', handler }] })],
+        /plugin "acme\.two", key "routes \/X": the route is already registered by plugin "acme\.shop"/,
+      );
+      refuse(
+        [plugin({ routes: [{ method: 'GET', path: '/x', auth: 'backend', permissions: ['acme.shop.nope'], handler }] })],
+        /key "routes \/x": unknown permission "acme\.shop\.nope"/,
+      );
     });
   });
 

@@ -25,7 +25,12 @@ describe('account writes under arbitrary JSON', () => {
   });
   afterAll(() => t.close());
 
-  const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary', maxLength: 300 }), fc.constant('x'.repeat(256)), fc.constant('nul\u0000byte'));
+  const anyText = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc.constant('x'.repeat(256)),
+    fc.constant('nul\u0000byte'),
+  );
   const anyValue = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
   /** Mostly well-formed emails, some fresh (so that the 200 path runs with odd names), some taken. */
   const freshEmail = fc.constant(null).map(() => `fuzz${++counter}@example.com`);
@@ -71,7 +76,10 @@ describe('account writes under arbitrary JSON', () => {
       fc.dictionary(fc.string(), anyValue, { maxKeys: 4 }),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    await fc.assert(fc.asyncProperty(accountBody, (body) => check('/account', body)), { numRuns: 120 });
+    await fc.assert(
+      fc.asyncProperty(accountBody, (body) => check('/account', body)),
+      { numRuns: 120 },
+    );
   });
 
   it('PUT /account/preferences never answers 500 and writes nothing on a 422', async () => {
@@ -82,6 +90,9 @@ describe('account writes under arbitrary JSON', () => {
       fc.dictionary(fc.string(), anyValue, { maxKeys: 4 }),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    await fc.assert(fc.asyncProperty(preferencesBody, (body) => check('/account/preferences', body)), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(preferencesBody, (body) => check('/account/preferences', body)),
+      { numRuns: 150 },
+    );
   });
 });

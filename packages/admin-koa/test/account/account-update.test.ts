@@ -11,8 +11,14 @@ describe('PUT /account', () => {
   let token: string;
   const auth = () => ({ Authorization: `Bearer ${token}` });
   const rowOf = async (id: number) =>
-    (await t.sql<AdminRow>('select email, first_name, last_name, subtitle, password_hash, updated_at from cms_admins where id = ?', [id]))[0]!;
-  const put = (body: unknown) => t.http.put(`${API}/account`).set(auth()).send(body as object);
+    (
+      await t.sql<AdminRow>('select email, first_name, last_name, subtitle, password_hash, updated_at from cms_admins where id = ?', [id])
+    )[0]!;
+  const put = (body: unknown) =>
+    t.http
+      .put(`${API}/account`)
+      .set(auth())
+      .send(body as object);
 
   /** Expects a 422 naming exactly `fields`, with the row untouched. */
   async function refused(body: unknown, fields: string[]) {
@@ -147,26 +153,29 @@ describe('PUT /account', () => {
     await refused({ email: other.email, password: 'short', current_password: 'wrong password' }, ['email', 'password', 'current_password']);
   });
 
-  it.runIf(process.env.DATABASE_URL)('answers 422 when another transaction takes the email after the check (unique-index race, server only)', async () => {
-    // A second connection inserts the email without committing: the account's uniqueness check
-    // cannot see it, its update then waits on the unique index and fails with 23505 once the
-    // other transaction commits. (PGlite has one connection, so this runs on the server only.)
-    const email = `race.${Date.now()}@example.com`;
-    const client = new pg.Client({ connectionString: t.db.url });
-    await client.connect();
-    try {
-      await client.query('begin');
-      await client.query(`insert into cms_admins (login, email, password_hash) values ($1, $2, 'x')`, [`racer${Date.now()}`, email]);
-      // `.then` sends the request now (supertest is lazy until awaited).
-      const pending = put({ email }).then((response) => response);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await client.query('commit');
-      const res = await pending;
-      expect(res.status, JSON.stringify(res.body)).toBe(422);
-      expect(res.body.error.details.email).toEqual(['This email is already used by another admin.']);
-    } finally {
-      await client.end();
-    }
-    expect((await rowOf(admin.id)).email).toBe(admin.email);
-  });
+  it.runIf(process.env.DATABASE_URL)(
+    'answers 422 when another transaction takes the email after the check (unique-index race, server only)',
+    async () => {
+      // A second connection inserts the email without committing: the account's uniqueness check
+      // cannot see it, its update then waits on the unique index and fails with 23505 once the
+      // other transaction commits. (PGlite has one connection, so this runs on the server only.)
+      const email = `race.${Date.now()}@example.com`;
+      const client = new pg.Client({ connectionString: t.db.url });
+      await client.connect();
+      try {
+        await client.query('begin');
+        await client.query(`insert into cms_admins (login, email, password_hash) values ($1, $2, 'x')`, [`racer${Date.now()}`, email]);
+        // `.then` sends the request now (supertest is lazy until awaited).
+        const pending = put({ email }).then((response) => response);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await client.query('commit');
+        const res = await pending;
+        expect(res.status, JSON.stringify(res.body)).toBe(422);
+        expect(res.body.error.details.email).toEqual(['This email is already used by another admin.']);
+      } finally {
+        await client.end();
+      }
+      expect((await rowOf(admin.id)).email).toBe(admin.email);
+    },
+  );
 });

@@ -25,17 +25,24 @@ describe('account avatar', () => {
   const auth = () => ({ Authorization: `Bearer ${token}` });
   const upload = (data: Buffer, filename: string, field = 'file_data') =>
     t.http.post(`${API}/account/avatar`).set(auth()).attach(field, data, { filename, contentType: 'application/octet-stream' });
-  const rowsOf = (id: number) => t.sql<FileRow>('select * from cms_files where attachment_id = ? and field = ? order by id', [id, 'avatar']);
+  const rowsOf = (id: number) =>
+    t.sql<FileRow>('select * from cms_files where attachment_id = ? and field = ? order by id', [id, 'avatar']);
   // superagent buffers image/* answers into a Buffer body.
   const fetchBlob = (url: string) => t.http.get(url).buffer(true);
 
   async function storedKeys(): Promise<string[]> {
     const entries = await readdir(t.storageRoot, { recursive: true, withFileTypes: true });
-    return entries.filter((e) => e.isFile()).map((e) => relative(t.storageRoot, join(e.parentPath, e.name)).split('\\').join('/')).sort();
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(t.storageRoot, join(e.parentPath, e.name)).split('\\').join('/'))
+      .sort();
   }
 
   /** Expects a 422 on `file_data` (or the named field) with nothing stored and nothing written. */
-  async function refused(request: Promise<{ status: number; body: { error: { code: string; details: Record<string, string[]> } } }>, field = 'file_data') {
+  async function refused(
+    request: Promise<{ status: number; body: { error: { code: string; details: Record<string, string[]> } } }>,
+    field = 'file_data',
+  ) {
     const keysBefore = await storedKeys();
     const rowsBefore = await rowsOf(admin.id);
     const res = await request;
@@ -151,7 +158,14 @@ describe('account avatar', () => {
     await refused(upload(png, 'me.png.exe'));
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
     await refused(upload(svg, 'me.png'));
-    await refused(upload(await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } }).tiff().toBuffer(), 'me.png'));
+    await refused(
+      upload(
+        await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+          .tiff()
+          .toBuffer(),
+        'me.png',
+      ),
+    );
   });
 
   it('accepts exactly 2 MiB and refuses 2 MiB + 1 byte', async () => {
@@ -229,11 +243,14 @@ describe('account avatar', () => {
     expect((await t.http.get(`${API}/auth/me`).set(auth())).body.data.avatar).toBeNull();
   });
 
-  it("touches only the own avatar", async () => {
+  it('touches only the own avatar', async () => {
     const other = await t.createAdmin();
     const otherToken = await t.login(other.login, other.password);
     const mine = await upload(await makeImage('png'), 'mine.png');
-    const theirs = await t.http.post(`${API}/account/avatar`).set('Authorization', `Bearer ${otherToken}`).attach('file_data', await makeImage('png'), 'theirs.png');
+    const theirs = await t.http
+      .post(`${API}/account/avatar`)
+      .set('Authorization', `Bearer ${otherToken}`)
+      .attach('file_data', await makeImage('png'), 'theirs.png');
     expect(theirs.status).toBe(200);
     await t.http.delete(`${API}/account/avatar`).set('Authorization', `Bearer ${otherToken}`).expect(200);
     expect(await rowsOf(admin.id)).toHaveLength(1);

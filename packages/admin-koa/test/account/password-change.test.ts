@@ -6,8 +6,11 @@ const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 
 describe('PUT /account password change', () => {
   let t: TestAdmin;
-  const hashOf = async (id: number) => (await t.sql<{ password_hash: string }>('select password_hash from cms_admins where id = ?', [id]))[0]!.password_hash;
-  const validAfterOf = async (id: number) => (await t.sql<{ tokens_valid_after: string | null }>('select tokens_valid_after from cms_admins where id = ?', [id]))[0]!.tokens_valid_after;
+  const hashOf = async (id: number) =>
+    (await t.sql<{ password_hash: string }>('select password_hash from cms_admins where id = ?', [id]))[0]!.password_hash;
+  const validAfterOf = async (id: number) =>
+    (await t.sql<{ tokens_valid_after: string | null }>('select tokens_valid_after from cms_admins where id = ?', [id]))[0]!
+      .tokens_valid_after;
   const me = (token: string) => t.http.get(`${API}/auth/me`).set('Authorization', `Bearer ${token}`);
   const meByCookie = (cookie: string) => t.http.get(`${API}/auth/me`).set('Cookie', `cms_admin=${cookie}`);
   const cookieLogin = async (admin: SeededAdmin) => {
@@ -25,7 +28,11 @@ describe('PUT /account password change', () => {
     const admin = await t.createAdmin();
     const token = await t.login(admin.login, admin.password);
     const hash = await hashOf(admin.id);
-    const put = (body: object) => t.http.put(`${API}/account`).set('Authorization', `Bearer ${token}`).send({ email: admin.email, ...body });
+    const put = (body: object) =>
+      t.http
+        .put(`${API}/account`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ email: admin.email, ...body });
 
     const missing = await put({ password: 'a brand new password', first_name: 'Changed' });
     expect(missing.status).toBe(422);
@@ -72,7 +79,10 @@ describe('PUT /account password change', () => {
       [admin.id],
     );
     expect(older[0]!.n).toBe(3);
-    const revoked = await t.sql<{ revoked_at: Date | null }>('select revoked_at from cms_sessions where admin_id = ? and revoked_at is not null', [admin.id]);
+    const revoked = await t.sql<{ revoked_at: Date | null }>(
+      'select revoked_at from cms_sessions where admin_id = ? and revoked_at is not null',
+      [admin.id],
+    );
     expect(revoked).toHaveLength(1);
 
     expect((await me(presented)).status).toBe(401);

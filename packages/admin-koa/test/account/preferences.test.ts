@@ -7,7 +7,8 @@ describe('account preferences', () => {
   let admin: SeededAdmin;
   let token: string;
   const auth = () => ({ Authorization: `Bearer ${token}` });
-  const metadataOf = async (id: number) => (await t.sql<{ metadata: Record<string, unknown> }>('select metadata from cms_admins where id = ?', [id]))[0]!.metadata;
+  const metadataOf = async (id: number) =>
+    (await t.sql<{ metadata: Record<string, unknown> }>('select metadata from cms_admins where id = ?', [id]))[0]!.metadata;
 
   beforeAll(async () => {
     t = await startTestAdmin();
@@ -40,7 +41,10 @@ describe('account preferences', () => {
   });
 
   it('sets the theme and the locale and keeps other metadata keys', async () => {
-    await t.sql(`update cms_admins set metadata = ?::jsonb where id = ?`, [JSON.stringify({ dashboard_widgets: ['a', 'b'], admin_theme: 'light' }), admin.id]);
+    await t.sql(`update cms_admins set metadata = ?::jsonb where id = ?`, [
+      JSON.stringify({ dashboard_widgets: ['a', 'b'], admin_theme: 'light' }),
+      admin.id,
+    ]);
     const res = await t.http.put(`${API}/account/preferences`).set(auth()).send({ admin_theme: 'dark' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { admin_theme: 'dark', admin_locale: null }, meta: {} });
@@ -108,11 +112,18 @@ describe('account preferences', () => {
   });
 
   it('requires X-Requested-With for a cookie-only write', async () => {
-    const login = await t.http.post(`${API}/auth/login`).set('X-Requested-With', 'XMLHttpRequest').send({ login: admin.login, password: admin.password });
+    const login = await t.http
+      .post(`${API}/auth/login`)
+      .set('X-Requested-With', 'XMLHttpRequest')
+      .send({ login: admin.login, password: admin.password });
     const cookie = (login.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
     const refused = await t.http.put(`${API}/account/preferences`).set('Cookie', cookie).send({ admin_theme: 'light' });
     expect(refused.status).toBe(403);
-    const accepted = await t.http.put(`${API}/account/preferences`).set('Cookie', cookie).set('X-Requested-With', 'XMLHttpRequest').send({ admin_theme: 'light' });
+    const accepted = await t.http
+      .put(`${API}/account/preferences`)
+      .set('Cookie', cookie)
+      .set('X-Requested-With', 'XMLHttpRequest')
+      .send({ admin_theme: 'light' });
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.admin_theme).toBe('light');
   });

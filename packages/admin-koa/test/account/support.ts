@@ -6,7 +6,12 @@ import type { TestAdmin } from '../../../../test/support/app.ts';
 /** A personal API token of `adminId`, written straight into the table (its routes are tested elsewhere). */
 export async function createApiTokenRow(t: TestAdmin, adminId: number): Promise<string> {
   const token = newApiToken();
-  await t.sql('insert into cms_api_tokens (admin_id, name, token_hash, token_prefix) values (?, ?, ?, ?)', [adminId, 'test', hashApiToken(token), token.slice(0, 12)]);
+  await t.sql('insert into cms_api_tokens (admin_id, name, token_hash, token_prefix) values (?, ?, ?, ?)', [
+    adminId,
+    'test',
+    hashApiToken(token),
+    token.slice(0, 12),
+  ]);
   return token;
 }
 

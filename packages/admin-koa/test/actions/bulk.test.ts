@@ -35,7 +35,10 @@ describe('bulk actions', () => {
 
   it('without a message of its own, the answer counts `affected`', async () => {
     const id = await seedItem(h.t, h.rita);
-    expect((await h.rita.post(`${ITEMS}/bulk/restricted`, { ids: [id] })).body.data).toEqual({ affected: 0, message: '0 records were changed.' });
+    expect((await h.rita.post(`${ITEMS}/bulk/restricted`, { ids: [id] })).body.data).toEqual({
+      affected: 0,
+      message: '0 records were changed.',
+    });
   });
 
   it('a selection with no scoped row answers affected 0 and the action does not run', async () => {
@@ -57,7 +60,11 @@ describe('bulk actions', () => {
     const mine = await seedItem(h.t, h.ann);
     const theirs = await seedItem(h.t, h.bob);
     const before = await snapshot(h.t, ACTION_TABLES);
-    for (const ids of [[mine, theirs], [mine, 999999]]) expectError(await h.ann.post(`${ITEMS}/bulk/bump`, { ids }), 409, 'bulk_partly_scoped');
+    for (const ids of [
+      [mine, theirs],
+      [mine, 999999],
+    ])
+      expectError(await h.ann.post(`${ITEMS}/bulk/bump`, { ids }), 409, 'bulk_partly_scoped');
     expect(journal).toEqual([]);
     expect(await snapshot(h.t, ACTION_TABLES)).toEqual(before);
     // The superuser's list scope holds both.
@@ -82,7 +89,7 @@ describe('bulk actions', () => {
     expect(journal).toEqual([]);
   });
 
-  it('permissions: the controller\'s and the action\'s own are 403', async () => {
+  it("permissions: the controller's and the action's own are 403", async () => {
     const id = await seedItem(h.t, h.ann);
     expectError(await h.nobody.post(`${ITEMS}/bulk/bump`, { ids: [id] }), 403, 'forbidden');
     expectError(await h.ann.post(`${ITEMS}/bulk/restricted`, { ids: [id] }), 403, 'forbidden');
@@ -113,13 +120,17 @@ describe('bulk actions', () => {
   });
 
   describe('concurrency (PostgreSQL server)', () => {
-    const skipReason = 'needs the PostgreSQL server (DATABASE_URL): the embedded database runs one statement at a time, so requests never overlap';
+    const skipReason =
+      'needs the PostgreSQL server (DATABASE_URL): the embedded database runs one statement at a time, so requests never overlap';
 
     it('two bulk actions over overlapping ids are serialized by the row locks', async (context) => {
       if (h.t.db.kind !== 'server') context.skip(skipReason);
       const [a, b, c] = [await seedItem(h.t, h.su), await seedItem(h.t, h.su), await seedItem(h.t, h.su)];
       knobs.bumpDelayMs = 300;
-      const [first, second] = await Promise.all([h.su.post(`${ITEMS}/bulk/bump`, { ids: [a, b] }), h.su.post(`${ITEMS}/bulk/bump`, { ids: [c, b] })]);
+      const [first, second] = await Promise.all([
+        h.su.post(`${ITEMS}/bulk/bump`, { ids: [a, b] }),
+        h.su.post(`${ITEMS}/bulk/bump`, { ids: [c, b] }),
+      ]);
       expect([first.status, second.status]).toEqual([200, 200]);
       // Each read b's counter, waited, and wrote it plus one: without the locks one increment is lost.
       expect(await counters([a, b, c])).toEqual([1, 2, 1]);
@@ -140,7 +151,9 @@ describe('bulk actions', () => {
         const pending = h.ann.post(`${ITEMS}/bulk/bump`, { ids: [mine, moving] }).then((res) => res);
         // Wait until the bulk action's `FOR UPDATE` is blocked on that row.
         for (let i = 0; ; i++) {
-          const [row] = await h.t.sql<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%for update%'`);
+          const [row] = await h.t.sql<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%for update%'`,
+          );
           if (row!.n > 0) break;
           if (i > 200) throw new Error('the bulk action never waited for the lock');
           await new Promise((resolve) => setTimeout(resolve, 20));

@@ -50,7 +50,10 @@ export const journal: Array<{ action: string; ids: number[]; start: number; end:
 export const knobs = { bumpDelayMs: 0 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const own = (extra: Record<string, unknown>) => ({ principal }: ScopeContext) => (principal.admin.isSuperuser ? undefined : { owner_id: principal.admin.id, ...extra });
+const own =
+  (extra: Record<string, unknown>) =>
+  ({ principal }: ScopeContext) =>
+    principal.admin.isSuperuser ? undefined : { owner_id: principal.admin.id, ...extra };
 type IItem = { id: number; title: string; owner_id: number; status: string; counter: number; note?: string | null };
 
 /** `size` bytes of JSON once encoded: a string of size - 2 characters plus its quotes. */
@@ -151,7 +154,11 @@ const actions = defineActions<IItem>({
     },
     audit: { label: 'test.actions::audit', permissions: [REOPEN_PERMISSION], run: () => ({ message: 'audited' }) },
     // Waits on nothing here, but says whether it holds a transaction (an HTTP-bound action must not).
-    outside: { label: 'test.actions::outside', transaction: false, run: (ctx) => ({ message: 'outside', data: { inTransaction: ctx.em.isInTransaction() } }) },
+    outside: {
+      label: 'test.actions::outside',
+      transaction: false,
+      run: (ctx) => ({ message: 'outside', data: { inTransaction: ctx.em.isInTransaction() } }),
+    },
   },
   widget: {
     // Echoes what reached it, and answers `fill` with keys outside `fill` and non-scalars.

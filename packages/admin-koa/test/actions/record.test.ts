@@ -44,7 +44,7 @@ describe('record actions', () => {
     expect(journal).toEqual([]);
   });
 
-  it('an unknown action, an inherited property name or another kind\'s action is 404', async () => {
+  it("an unknown action, an inherited property name or another kind's action is 404", async () => {
     const id = await seedItem(h.t, h.ann);
     for (const name of ['nope', 'toString', '__proto__', 'constructor', 'bump', 'ping', 'assist', 'CLOSE']) {
       expectError(await h.ann.post(`${ITEMS}/${id}/actions/${name}`), 404, 'not_found');
@@ -60,7 +60,8 @@ describe('record actions', () => {
     const before = await snapshot(h.t, ACTION_TABLES);
     expectError(await h.ann.post(`${ITEMS}/${bobs}/actions/close`), 404, 'not_found');
     expectError(await h.ann.post(`${ITEMS}/${sealed}/actions/close`), 404, 'not_found');
-    for (const id of ['999999', '0', '-1', 'abc', '1.5', '99999999999']) expectError(await h.ann.post(`${ITEMS}/${id}/actions/close`), 404, 'not_found');
+    for (const id of ['999999', '0', '-1', 'abc', '1.5', '99999999999'])
+      expectError(await h.ann.post(`${ITEMS}/${id}/actions/close`), 404, 'not_found');
     expect(await snapshot(h.t, ACTION_TABLES)).toEqual(before);
     expect(journal).toEqual([]);
   });
@@ -76,11 +77,13 @@ describe('record actions', () => {
     const res = await h.ann.post(`${ITEMS}/${id}/actions/close`);
     expectError(res, 409, 'action_not_applicable');
     expect(res.body.error.message).toBe('This action does not apply to this record.');
-    expect((await h.ann.locale('de').post(`${ITEMS}/${id}/actions/close`)).body.error.message).toBe('Diese Aktion ist für diesen Datensatz nicht anwendbar.');
+    expect((await h.ann.locale('de').post(`${ITEMS}/${id}/actions/close`)).body.error.message).toBe(
+      'Diese Aktion ist für diesen Datensatz nicht anwendbar.',
+    );
     expect(await snapshot(h.t, ACTION_TABLES)).toEqual(before);
   });
 
-  it('permissions: the controller\'s (403) and the action\'s own (403), checked before the record', async () => {
+  it("permissions: the controller's (403) and the action's own (403), checked before the record", async () => {
     const id = await seedItem(h.t, h.ann, { status: 'done' });
     const before = await snapshot(h.t, ACTION_TABLES);
     expectError(await h.nobody.post(`${ITEMS}/${id}/actions/close`), 403, 'forbidden');
@@ -145,7 +148,12 @@ describe('record actions', () => {
     const ritaDone = await names(h.rita, done);
     expect(ritaDone.map((a) => a.name)).toEqual(['reopen', 'explode', 'refuse', 'data']);
     expect(ritaDone[0]).toEqual({ name: 'reopen', label: 'Reopen', confirm: 'Really?', danger: true });
-    expect((await h.rita.locale('de').get(`${ITEMS}/${done}`)).body.meta.actions[0]).toEqual({ name: 'reopen', label: 'Wieder öffnen', confirm: 'Wirklich?', danger: true });
+    expect((await h.rita.locale('de').get(`${ITEMS}/${done}`)).body.meta.actions[0]).toEqual({
+      name: 'reopen',
+      label: 'Wieder öffnen',
+      confirm: 'Wirklich?',
+      danger: true,
+    });
     // The superuser sees the same record with the same actions; ann may not reopen.
     expect((await names(h.su, done)).map((a) => a.name)).toEqual(['reopen', 'explode', 'refuse', 'data']);
     const annDone = await seedItem(h.t, h.ann, { status: 'done' });

@@ -40,10 +40,22 @@ export async function startActions(): Promise<ActionsHarness> {
 }
 
 /** Inserts one item owned by `owner` and answers its id. */
-export async function seedItem(t: TestAdmin, owner: Client, values: { title?: string; status?: string; counter?: number; note?: string | null; listed?: boolean; sealed?: boolean } = {}): Promise<number> {
+export async function seedItem(
+  t: TestAdmin,
+  owner: Client,
+  values: { title?: string; status?: string; counter?: number; note?: string | null; listed?: boolean; sealed?: boolean } = {},
+): Promise<number> {
   const rows = await t.sql<{ id: number }>(
     'insert into test_action_items (title, owner_id, status, counter, note, listed, sealed) values (?, ?, ?, ?, ?, ?, ?) returning id',
-    [values.title ?? 'item', owner.id, values.status ?? 'open', values.counter ?? 0, values.note ?? null, values.listed ?? true, values.sealed ?? false],
+    [
+      values.title ?? 'item',
+      owner.id,
+      values.status ?? 'open',
+      values.counter ?? 0,
+      values.note ?? null,
+      values.listed ?? true,
+      values.sealed ?? false,
+    ],
   );
   return Number(rows[0]!.id);
 }

@@ -20,7 +20,8 @@ describe('toolbar actions', () => {
     journal.length = 0;
   });
 
-  const toolbar = (client: ActionsHarness['su'], name: string, body: unknown = {}) => client.post(`${ITEMS}/toolbar/${name}`, body).set(XHR);
+  const toolbar = (client: ActionsHarness['su'], name: string, body: unknown = {}) =>
+    client.post(`${ITEMS}/toolbar/${name}`, body).set(XHR);
 
   it('runs with `{}` and answers AdminActionResult with an empty fill', async () => {
     const res = await toolbar(h.ann, 'ping');
@@ -65,12 +66,13 @@ describe('toolbar actions', () => {
   });
 
   it('an undeclared, unknown or other kind of action is 404; a singleton has no toolbar', async () => {
-    for (const name of ['nope', 'create', 'delete', 'toString', 'bump', 'close', 'PING']) expectError(await toolbar(h.su, name), 404, 'not_found');
+    for (const name of ['nope', 'create', 'delete', 'toString', 'bump', 'close', 'PING'])
+      expectError(await toolbar(h.su, name), 404, 'not_found');
     expectError(await h.su.post(`${SINGLE}/toolbar/ping`, {}).set(XHR), 404, 'not_found');
     expect(journal).toEqual([]);
   });
 
-  it('permissions: the controller\'s and the action\'s own are 403', async () => {
+  it("permissions: the controller's and the action's own are 403", async () => {
     expectError(await toolbar(h.nobody, 'ping'), 403, 'forbidden');
     expectError(await toolbar(h.ann, 'audit'), 403, 'forbidden');
     expect((await toolbar(h.rita, 'audit')).body.data).toEqual({ fill: {}, message: 'audited' });
@@ -91,7 +93,10 @@ describe('lists of actions in the list schema, per admin', () => {
       { name: 'bump', label: 'Bump', confirm: 'Bump them?' },
       { name: 'fail', label: 'Fail' },
     ]);
-    expect(ann.toolbarActions).toEqual([{ name: 'ping', label: 'Ping' }, { name: 'outside', label: 'Outside' }]);
+    expect(ann.toolbarActions).toEqual([
+      { name: 'ping', label: 'Ping' },
+      { name: 'outside', label: 'Outside' },
+    ]);
     expect(ann.toolbarButtons).toEqual(['create', 'ping', 'delete', 'outside']);
     const rita = await schema(h.rita.locale('de'));
     expect(rita.bulkActions).toEqual([
@@ -100,7 +105,11 @@ describe('lists of actions in the list schema, per admin', () => {
       { name: 'fail', label: 'Fail' },
     ]);
     // Declared order of `toolbar.buttons`, not registration order.
-    expect(rita.toolbarActions).toEqual([{ name: 'audit', label: 'Prüfen' }, { name: 'ping', label: 'Ping' }, { name: 'outside', label: 'Draußen' }]);
+    expect(rita.toolbarActions).toEqual([
+      { name: 'audit', label: 'Prüfen' },
+      { name: 'ping', label: 'Ping' },
+      { name: 'outside', label: 'Draußen' },
+    ]);
     expect(rita.toolbarButtons).toEqual(['audit', 'create', 'ping', 'delete', 'outside']);
     expect((await schema(h.su)).toolbarActions.map((a: { name: string }) => a.name)).toEqual(['audit', 'ping', 'outside']);
   });

@@ -22,12 +22,18 @@ describe('widget actions', () => {
   const widget = (client: ActionsHarness['su'], field: string, body?: unknown) => client.post(`${ITEMS}/widgets/${field}`, body).set(XHR);
 
   it('only the fill keys with scalar values reach the action, and only those come back', async () => {
-    const res = await widget(h.ann, 'helper', { values: { title: 'hello', note: { nested: true }, status: null, counter: 3, owner_id: 9 } });
+    const res = await widget(h.ann, 'helper', {
+      values: { title: 'hello', note: { nested: true }, status: null, counter: 3, owner_id: 9 },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The action saw `title` and `status` (null is a scalar), not the object, nor keys outside `fill`.
     expect(res.body.data.data.values).toEqual({ title: 'hello', status: null });
     // It answered `note` as an array, `counter` and `status` too: only `title` and `status` remain.
-    expect(res.body.data).toEqual({ fill: { title: 'hello!', status: 'x' }, message: 'assisted', data: { values: { title: 'hello', status: null }, record: null, size: null } });
+    expect(res.body.data).toEqual({
+      fill: { title: 'hello!', status: 'x' },
+      message: 'assisted',
+      data: { values: { title: 'hello', status: null }, record: null, size: null },
+    });
   });
 
   it('every key is optional; an absent body is an empty request', async () => {
@@ -92,10 +98,11 @@ describe('widget actions', () => {
   });
 
   it('a field that is not a widget, or no field, is 404', async () => {
-    for (const field of ['title', 'counter', 'nope', 'assist', 'toString', '__proto__', 'HELPER']) expectError(await widget(h.su, field, {}), 404, 'not_found');
+    for (const field of ['title', 'counter', 'nope', 'assist', 'toString', '__proto__', 'HELPER'])
+      expectError(await widget(h.su, field, {}), 404, 'not_found');
   });
 
-  it('permissions: the controller\'s and the action\'s own are 403, before the body is read', async () => {
+  it("permissions: the controller's and the action's own are 403, before the body is read", async () => {
     expectError(await widget(h.nobody, 'helper', {}), 403, 'forbidden');
     expectError(await widget(h.ann, 'guarded_helper', {}), 403, 'forbidden');
     expectError(await widget(h.ann, 'guarded_helper', { nope: 1 }), 403, 'forbidden');
@@ -103,7 +110,8 @@ describe('widget actions', () => {
   });
 
   it('the form schema offers a widget only to an admin who may run its action', async () => {
-    const names = async (client: typeof h.ann) => (await client.get(`${ITEMS}/schema/form`)).body.data.fields.map((f: { name: string }) => f.name);
+    const names = async (client: typeof h.ann) =>
+      (await client.get(`${ITEMS}/schema/form`)).body.data.fields.map((f: { name: string }) => f.name);
     expect(await names(h.ann)).toContain('helper');
     expect(await names(h.ann)).not.toContain('guarded_helper');
     expect(await names(h.rita)).toContain('guarded_helper');

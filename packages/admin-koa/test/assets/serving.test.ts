@@ -149,7 +149,9 @@ describe('plugin assets: cache busting', () => {
       expect(url(a)).not.toBe(url(b));
       expect(url(a)).toBe(url(c));
       // Unchanged files keep their version.
-      expect(a.core.registry.assets.url('acme', 'assettest', 'pixel.png')).toBe(b.core.registry.assets.url('acme', 'assettest', 'pixel.png'));
+      expect(a.core.registry.assets.url('acme', 'assettest', 'pixel.png')).toBe(
+        b.core.registry.assets.url('acme', 'assettest', 'pixel.png'),
+      );
       const first = await a.http.get(url(a));
       expect(first.text).toBe('export const version = 1;\n');
       // The validator of the old content does not match the new one: the new file is sent.

@@ -3,7 +3,15 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, ConfigError, PluginAssets, Registry, definePlugin, type PluginAssetsDefinition } from '@cms/admin-core';
+import {
+  ASSET_MAX_BYTES,
+  ASSETS_TOTAL_MAX_BYTES,
+  ConfigError,
+  PluginAssets,
+  Registry,
+  definePlugin,
+  type PluginAssetsDefinition,
+} from '@cms/admin-core';
 import { createAdmin } from '@cms/admin-koa';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
 import { silentLogger } from '../../../../test/support/template.ts';
@@ -80,19 +88,44 @@ describe('plugin assets: start-up checks', () => {
   });
 
   it.each([
-    '../registered.js', 'a/../b.js', './a.js', '.hidden.js', 'a/.b.js', 'a\\b.js', 'a%2eb.js', '%2e%2e/a.js', 'Upper.js', 'a.JS', '/abs.js', 'a//b.js', 'a/', '',
-    'a..b.js', 'a b.js', 'a?.js', 'a#.js', 'a:b.js', '-a.js', 'a/b/c/d/e.js', `${'a'.repeat(198)}.js`, 'é.js', 'a\u0000.js',
+    '../registered.js',
+    'a/../b.js',
+    './a.js',
+    '.hidden.js',
+    'a/.b.js',
+    'a\\b.js',
+    'a%2eb.js',
+    '%2e%2e/a.js',
+    'Upper.js',
+    'a.JS',
+    '/abs.js',
+    'a//b.js',
+    'a/',
+    '',
+    'a..b.js',
+    'a b.js',
+    'a?.js',
+    'a#.js',
+    'a:b.js',
+    '-a.js',
+    'a/b/c/d/e.js',
+    `${'a'.repeat(198)}.js`,
+    'é.js',
+    'a\u0000.js',
   ])('refuses the key %j as not a plain file name', (key) => {
     const message = refusal({ [key]: js });
     expect(message).toContain(`plugin "${CODE}", key "assets.${key}"`);
     expect(message).toContain('not a plain relative file name');
   });
 
-  it.each(['page.html', 'a.htm', 'run.exe', 'a.txt', 'a.xml', 'a.jpg', 'a.gif', 'noext', 'a.js.', 'a.woff', 'a.wasm'])('refuses the extension of %j', (key) => {
-    const message = refusal({ [key]: js });
-    expect(message).toContain(`key "assets.${key}"`);
-    expect(message).toContain('extension is not served');
-  });
+  it.each(['page.html', 'a.htm', 'run.exe', 'a.txt', 'a.xml', 'a.jpg', 'a.gif', 'noext', 'a.js.', 'a.woff', 'a.wasm'])(
+    'refuses the extension of %j',
+    (key) => {
+      const message = refusal({ [key]: js });
+      expect(message).toContain(`key "assets.${key}"`);
+      expect(message).toContain('extension is not served');
+    },
+  );
 
   it.each([
     ['a relative path', 'client/registered.js', 'must be a file URL or an absolute path'],
@@ -119,13 +152,17 @@ describe('plugin assets: start-up checks', () => {
     expect(refusal({ 'over.js': pathToFileURL(over) })).toContain(`has ${ASSET_MAX_BYTES + 1} bytes`);
   });
 
-  it('bounds the sum of every plugin\'s files', async () => {
+  it("bounds the sum of every plugin's files", async () => {
     const big = join(f.dir, 'big.js');
     await writeFile(big, Buffer.alloc(ASSET_MAX_BYTES, 0x20));
     const count = ASSETS_TOTAL_MAX_BYTES / ASSET_MAX_BYTES;
     const keys = Array.from({ length: count + 1 }, (_, i) => `big${i}.js`);
-    expect(register(Object.fromEntries(keys.slice(0, count).map((k) => [k, pathToFileURL(big)]))).has('acme', 'assettest', `big${count - 1}.js`)).toBe(true);
-    expect(refusal(Object.fromEntries(keys.map((k) => [k, pathToFileURL(big)])))).toContain(`key "assets.big${count}.js": the client files of all plugins exceed`);
+    expect(
+      register(Object.fromEntries(keys.slice(0, count).map((k) => [k, pathToFileURL(big)]))).has('acme', 'assettest', `big${count - 1}.js`),
+    ).toBe(true);
+    expect(refusal(Object.fromEntries(keys.map((k) => [k, pathToFileURL(big)])))).toContain(
+      `key "assets.big${count}.js": the client files of all plugins exceed`,
+    );
   });
 
   it.each([
@@ -167,7 +204,10 @@ describe('plugin assets: start-up checks', () => {
       database: { url: 'postgres://postgres@127.0.0.1:1/none' },
       logger: silentLogger,
       plugins: [pluginWith({ 'page.html': js })],
-    }).then(() => undefined, (e: unknown) => e);
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(`plugin "${CODE}", key "assets.page.html": the file extension is not served`);
   });

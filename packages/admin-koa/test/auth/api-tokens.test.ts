@@ -14,7 +14,11 @@ describe('personal API tokens', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: unknown, auth = session) => t.http.post(`${API}/account/tokens`).set(bearer(auth)).send(body as object);
+  const create = (body: unknown, auth = session) =>
+    t.http
+      .post(`${API}/account/tokens`)
+      .set(bearer(auth))
+      .send(body as object);
   const list = (auth = session) => t.http.get(`${API}/account/tokens`).set(bearer(auth));
   const revoke = (id: number | string, auth = session) => t.http.delete(`${API}/account/tokens/${id}`).set(bearer(auth));
   const me = (token: string) => t.http.get(`${API}/auth/me`).set(bearer(token));
@@ -44,7 +48,9 @@ describe('personal API tokens', () => {
       const { body } = await create({ name: 'hashed' });
       const [row] = await t.sql<{ token_hash: string }>('select token_hash from cms_api_tokens where id = ?', [body.data.id]);
       expect(row!.token_hash).toBe(createHash('sha256').update(body.data.token).digest('hex'));
-      const columns = await t.sql<{ value: string }>('select row_to_json(t)::text as value from cms_api_tokens t where id = ?', [body.data.id]);
+      const columns = await t.sql<{ value: string }>('select row_to_json(t)::text as value from cms_api_tokens t where id = ?', [
+        body.data.id,
+      ]);
       expect(columns[0]!.value).not.toContain(body.data.token);
     });
 
@@ -140,7 +146,11 @@ describe('personal API tokens', () => {
       expect(viaToken.body.error.message).toBe(english);
 
       // A validation message through the session comes in German, Accept-Language notwithstanding.
-      const viaSession = await t.http.post(`${API}/account/tokens`).set(bearer(sessionToken)).set('Accept-Language', 'en').send({ name: '' });
+      const viaSession = await t.http
+        .post(`${API}/account/tokens`)
+        .set(bearer(sessionToken))
+        .set('Accept-Language', 'en')
+        .send({ name: '' });
       expectError(viaSession, 422, 'validation_failed');
       expect(viaSession.body.error.message).toBe(t.core.strings.t('de', 'backend::errors.validation_failed'));
       expect(viaSession.body.error.details.name).toEqual([t.core.strings.t('de', 'backend::account.token_name')]);
@@ -174,14 +184,20 @@ describe('personal API tokens', () => {
         expect(Object.keys(token).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'token_prefix']);
         expect(token.token_prefix).toMatch(/^cms_pat_.{8}$/);
       }
-      expect(response.body.data[0]).toMatchObject({ id: second.body.data.id, token_prefix: second.body.data.token_prefix, expires_at: second.body.data.expires_at });
+      expect(response.body.data[0]).toMatchObject({
+        id: second.body.data.id,
+        token_prefix: second.body.data.token_prefix,
+        expires_at: second.body.data.expires_at,
+      });
       expect(response.body.data[1].id).toBe(first.body.data.id);
     });
 
     it('works over the cookie transport', async () => {
       const cookie = await cookieLogin(t, admin);
       expect((await t.http.get(`${API}/account/tokens`).set('Cookie', cookieHeader(cookie))).status).toBe(200);
-      expect((await t.http.post(`${API}/account/tokens`).set('Cookie', cookieHeader(cookie)).set(XHR).send({ name: 'via cookie' })).status).toBe(201);
+      expect(
+        (await t.http.post(`${API}/account/tokens`).set('Cookie', cookieHeader(cookie)).set(XHR).send({ name: 'via cookie' })).status,
+      ).toBe(201);
     });
 
     it('needs a signed-in admin', async () => {

@@ -16,7 +16,9 @@ describe('auth input handling (property-based)', () => {
   const expectEnvelope = (response: Response) => {
     expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
     const keys = Object.keys(response.body ?? {});
-    expect(keys.length === 1 ? keys : keys.sort(), JSON.stringify(response.body)).toEqual(response.status < 400 ? ['data', 'meta'] : ['error']);
+    expect(keys.length === 1 ? keys : keys.sort(), JSON.stringify(response.body)).toEqual(
+      response.status < 400 ? ['data', 'meta'] : ['error'],
+    );
   };
 
   /** Any character a client can put into a header value (Node refuses control characters). */
@@ -30,7 +32,12 @@ describe('auth input handling (property-based)', () => {
   });
 
   const scalar = fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
-  const fieldValue = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), scalar, { maxKeys: 3 }), fc.string({ maxLength: 300 }));
+  const fieldValue = fc.oneof(
+    scalar,
+    fc.array(scalar, { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), scalar, { maxKeys: 3 }),
+    fc.string({ maxLength: 300 }),
+  );
   /** Bodies near the real shape: known keys with any values, sometimes an extra key. */
   const loginLike = fc.record(
     {
@@ -69,7 +76,15 @@ describe('auth input handling (property-based)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ maxLength: 200 }),
-        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/vnd.api+json', 'application/octet-stream'),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data',
+          'application/vnd.api+json',
+          'application/octet-stream',
+        ),
         async (raw, type) => {
           const response = await t.http.post(`${API}/auth/login`).set('Content-Type', type).send(raw);
           expectEnvelope(response);
@@ -103,7 +118,10 @@ describe('auth input handling (property-based)', () => {
         async ([method, path], headers) => {
           let request = t.http[method](`${API}${path}`);
           for (const [name, value] of Object.entries(headers)) request = request.set(name, value);
-          const response = method === 'post' && path === '/auth/login' ? await request.send(JSON.stringify({ login: 'nobody', password: 'x' })) : await request;
+          const response =
+            method === 'post' && path === '/auth/login'
+              ? await request.send(JSON.stringify({ login: 'nobody', password: 'x' }))
+              : await request;
           expectEnvelope(response);
         },
       ),

@@ -104,7 +104,10 @@ describe('POST /auth/login', () => {
         }
       }
       // The JSON parser refuses a `__proto__` key outright.
-      const proto = await t.http.post(`${API}/auth/login`).set('Content-Type', 'application/json').send('{"__proto__":{"x":1},"password":"p","login":"a"}');
+      const proto = await t.http
+        .post(`${API}/auth/login`)
+        .set('Content-Type', 'application/json')
+        .send('{"__proto__":{"x":1},"password":"p","login":"a"}');
       expectError(proto, 422, 'validation_failed');
     });
 
@@ -134,7 +137,10 @@ describe('POST /auth/login', () => {
     });
 
     it('answers refusals in the Accept-Language locale', async () => {
-      const response = await t.http.post(`${API}/auth/login`).set('Accept-Language', 'de').send({ login: admin.login, password: 'nope nope' });
+      const response = await t.http
+        .post(`${API}/auth/login`)
+        .set('Accept-Language', 'de')
+        .send({ login: admin.login, password: 'nope nope' });
       expectError(response, 401, 'login_failed');
       expect(response.body.error.message).toBe(t.core.strings.t('de', 'backend::errors.login_failed'));
     });
@@ -156,7 +162,10 @@ describe('POST /auth/login', () => {
 
     it('records the transport of the session', async () => {
       await t.http.post(`${API}/auth/login`).set(XHR).send({ login: admin.login, password: admin.password });
-      const [row] = await t.sql<{ transport: string }>('select transport from cms_sessions where admin_id = ? order by created_at desc limit 1', [admin.id]);
+      const [row] = await t.sql<{ transport: string }>(
+        'select transport from cms_sessions where admin_id = ? order by created_at desc limit 1',
+        [admin.id],
+      );
       expect(row!.transport).toBe('cookie');
     });
   });

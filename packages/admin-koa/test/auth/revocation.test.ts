@@ -119,11 +119,13 @@ describe('revocation', () => {
     await t.sql('update cms_admins set suspended_at = now() where id = ?', [other.id]);
     expect(await t.core.auth.rotate(fresh, other.id, 'bearer')).toBeUndefined();
     // Nothing was revoked or opened by the refused rotations.
-    const [row] = await t.sql<{ n: number }>('select count(*)::int as n from cms_sessions where admin_id = ? and revoked_at is not null', [other.id]);
+    const [row] = await t.sql<{ n: number }>('select count(*)::int as n from cms_sessions where admin_id = ? and revoked_at is not null', [
+      other.id,
+    ]);
     expect(row!.n).toBe(0);
   });
 
-  it('sweeps an admin\'s long-expired sessions on the next login', async () => {
+  it("sweeps an admin's long-expired sessions on the next login", async () => {
     const other = await t.createAdmin();
     await t.login(other.login, other.password);
     await t.sql(`update cms_sessions set expires_at = now() - interval '2 days' where admin_id = ?`, [other.id]);
@@ -155,7 +157,8 @@ describe('revocation and throttling shared by every instance', () => {
   it('sees a logout on one instance at once on another', async (context) => {
     // Two admins on one database need two connections; the embedded PGlite serves one test
     // process through a single connection, so this runs on the PostgreSQL server only.
-    if (t.db.kind !== 'server') context.skip('needs the PostgreSQL server (DATABASE_URL): two instances on one embedded database are not possible');
+    if (t.db.kind !== 'server')
+      context.skip('needs the PostgreSQL server (DATABASE_URL): two instances on one embedded database are not possible');
     const { config } = t.core;
     const second = await createAdmin({
       secret: TEST_SECRET,
@@ -185,7 +188,8 @@ describe('revocation and throttling shared by every instance', () => {
       expect((await other.get(`${API}/auth/me`).set(bearer(refreshed.body.data.access_token))).status).toBe(200);
       // Login throttling counts attempts on both instances together (default: 5 per login).
       const wrong = { login: admin.login, password: 'wrong password' };
-      for (const http of [t.http, other, t.http, other, t.http]) expectError(await http.post(`${API}/auth/login`).send(wrong), 401, 'login_failed');
+      for (const http of [t.http, other, t.http, other, t.http])
+        expectError(await http.post(`${API}/auth/login`).send(wrong), 401, 'login_failed');
       expectError(await other.post(`${API}/auth/login`).send(wrong), 429, 'too_many_requests');
     } finally {
       await second.close();

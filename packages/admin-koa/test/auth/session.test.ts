@@ -85,7 +85,9 @@ describe('refresh, logout and me', () => {
       const response = await t.http.post(`${API}/auth/logout`).set('Cookie', cookieHeader(cookie)).set(XHR);
       expect(response.status).toBe(200);
       expectCookieExpired(response);
-      expect(sessionCookie(response).attributes).toEqual(expect.arrayContaining(['Path=/backend', 'HttpOnly', 'Secure', 'SameSite=Strict']));
+      expect(sessionCookie(response).attributes).toEqual(
+        expect.arrayContaining(['Path=/backend', 'HttpOnly', 'Secure', 'SameSite=Strict']),
+      );
       expectError(await me({ Cookie: cookieHeader(cookie) }), 401, 'unauthenticated');
     });
 
@@ -145,7 +147,10 @@ describe('refresh, logout and me', () => {
     it('carries the role summary, the subtitle and the preferences when set', async () => {
       const roleId = await t.createRole('editor', { 'cms.journal.access_posts': 1 }, 'Editor');
       const withRole = await t.createAdmin({ roleId, isSuperuser: true });
-      await t.sql(`update cms_admins set subtitle = 'Chief', metadata = '{"admin_theme":"dark","admin_locale":"de","other":1}' where id = ?`, [withRole.id]);
+      await t.sql(
+        `update cms_admins set subtitle = 'Chief', metadata = '{"admin_theme":"dark","admin_locale":"de","other":1}' where id = ?`,
+        [withRole.id],
+      );
       const token = await t.login(withRole.login, withRole.password);
       const response = await me(bearer(token));
       expect(response.status).toBe(200);

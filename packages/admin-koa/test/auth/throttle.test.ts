@@ -101,7 +101,8 @@ describe('per-address throttling', () => {
   afterAll(() => t.close());
 
   it('refuses a 4th failed attempt from one address, whatever the login', async () => {
-    for (const login of ['a', 'b', 'c']) expectError(await t.http.post(`${API}/auth/login`).send({ login, password: 'wrong password' }), 401, 'login_failed');
+    for (const login of ['a', 'b', 'c'])
+      expectError(await t.http.post(`${API}/auth/login`).send({ login, password: 'wrong password' }), 401, 'login_failed');
     const refused = await t.http.post(`${API}/auth/login`).send({ login: 'd', password: 'wrong password' });
     expectError(refused, 429, 'too_many_requests');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -113,6 +114,7 @@ describe('per-address throttling', () => {
     await t.http.post(`${API}/auth/login`).send({ login: 'x', password: 'wrong password' });
     await t.http.post(`${API}/auth/login`).send({ login: 'y', password: 'wrong password' });
     // Many successes in a row never lock the address out.
-    for (let i = 0; i < 4; i++) expect((await t.http.post(`${API}/auth/login`).send({ login: admin.login, password: admin.password })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await t.http.post(`${API}/auth/login`).send({ login: admin.login, password: admin.password })).status).toBe(200);
   });
 });

@@ -21,14 +21,25 @@ describe('the admins and roles controllers', () => {
   let counter = 0;
   const newAdmin = async (client: Client, body: Record<string, unknown> = {}) => {
     counter += 1;
-    const res = await client.post(ADMINS, { login: `user${counter}`, email: `user${counter}@example.com`, password: 'a fine password', ...body });
+    const res = await client.post(ADMINS, {
+      login: `user${counter}`,
+      email: `user${counter}@example.com`,
+      password: 'a fine password',
+      ...body,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { data: Record<string, unknown> & { id: number }; meta: Record<string, any> };
   };
 
   it('creates an admin: the password is hashed, never returned, and works for login', async () => {
     const roleId = await t.createRole('editors', { 'cms.journal.access_posts': 1 }, 'Editors');
-    const { data, meta } = await newAdmin(su, { login: 'ada', email: 'ada@example.com', first_name: 'Ada', role: roleId, permissions: { 'cms.journal.publish_posts': -1 } });
+    const { data, meta } = await newAdmin(su, {
+      login: 'ada',
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      role: roleId,
+      permissions: { 'cms.journal.publish_posts': -1 },
+    });
     expect(data).toEqual({
       id: expect.any(Number),
       login: 'ada',
@@ -43,7 +54,9 @@ describe('the admins and roles controllers', () => {
     const shown = await su.get(`${ADMINS}/${data.id}`);
     expect(shown.body.data).toEqual(data);
     const list = await su.get(ADMINS, { search: 'ada@' });
-    expect(list.body.data).toEqual([{ id: data.id, login: 'ada', email: 'ada@example.com', first_name: 'Ada', last_name: '', role: 'Editors', is_superuser: false }]);
+    expect(list.body.data).toEqual([
+      { id: data.id, login: 'ada', email: 'ada@example.com', first_name: 'Ada', last_name: '', role: 'Editors', is_superuser: false },
+    ]);
     for (const body of [JSON.stringify(shown.body), JSON.stringify(list.body)]) {
       expect(body).not.toContain('a fine password');
       expect(body).not.toContain('password_hash');
@@ -66,7 +79,12 @@ describe('the admins and roles controllers', () => {
 
   it('a non-superuser manager cannot make or unmake superusers (403), and nothing changes', async () => {
     const before = await snapshot(t, TABLES);
-    const created = await manager.post(ADMINS, { login: 'sneaky', email: 'sneaky@example.com', password: 'a fine password', is_superuser: true });
+    const created = await manager.post(ADMINS, {
+      login: 'sneaky',
+      email: 'sneaky@example.com',
+      password: 'a fine password',
+      is_superuser: true,
+    });
     expect(created.status).toBe(403);
     expect(created.body.error.details).toEqual({ is_superuser: [expect.any(String)] });
     const { data } = await newAdmin(manager, { is_superuser: false });
@@ -104,7 +122,9 @@ describe('the admins and roles controllers', () => {
     expect(res.status).toBe(403);
     expect(Object.keys(res.body.error.details)).toEqual(['role']);
     expect((await manager.put(`${ADMINS}/${manager.id}`, { role: strong })).status).toBe(403);
-    expect((await manager.post(ADMINS, { login: 'rolled', email: 'rolled@example.com', password: 'a fine password', role: strong })).status).toBe(403);
+    expect(
+      (await manager.post(ADMINS, { login: 'rolled', email: 'rolled@example.com', password: 'a fine password', role: strong })).status,
+    ).toBe(403);
     expect(await snapshot(t, TABLES)).toEqual(before);
     const options = await manager.get(`${ADMINS}/fields/role/options`);
     const locked = Object.fromEntries(options.body.data.map((o: { value: number; locked: boolean }) => [o.value, o.locked]));
@@ -116,7 +136,10 @@ describe('the admins and roles controllers', () => {
 
   it('permission editor (radio): 422 for a non-object, unknown code or value; 403 for a locked code; kept codes survive', async () => {
     const { data } = await newAdmin(su, { permissions: { 'cms.journal.access_posts': 1 } });
-    await t.sql(`update cms_admins set permissions = ? where id = ?`, [JSON.stringify({ 'cms.journal.access_posts': 1, 'retired.plugin.code': 1 }), data.id]);
+    await t.sql(`update cms_admins set permissions = ? where id = ?`, [
+      JSON.stringify({ 'cms.journal.access_posts': 1, 'retired.plugin.code': 1 }),
+      data.id,
+    ]);
     const before = await snapshot(t, TABLES);
     expect422(await su.put(`${ADMINS}/${data.id}`, { permissions: ['cms.journal.access_posts'] }), ['permissions']);
     expect422(await su.put(`${ADMINS}/${data.id}`, { permissions: 'all' }), ['permissions']);
@@ -124,7 +147,9 @@ describe('the admins and roles controllers', () => {
     expect422(await su.put(`${ADMINS}/${data.id}`, { permissions: { 'cms.journal.access_posts': 2 } }), ['permissions']);
     expect422(await su.put(`${ADMINS}/${data.id}`, { permissions: { 'cms.journal.access_posts': '1' } }), ['permissions']);
     expect422(await su.put(`${ADMINS}/${data.id}`, { permissions: { 'cms.journal.access_posts': 0 } }), ['permissions']);
-    const locked = await manager.put(`${ADMINS}/${data.id}`, { permissions: { 'cms.journal.access_posts': 1, 'acme.catalog.manage_products': 1 } });
+    const locked = await manager.put(`${ADMINS}/${data.id}`, {
+      permissions: { 'cms.journal.access_posts': 1, 'acme.catalog.manage_products': 1 },
+    });
     expect(locked.status).toBe(403);
     expect(Object.keys(locked.body.error.details)).toEqual(['permissions']);
     expect(await snapshot(t, TABLES)).toEqual(before);
@@ -133,15 +158,29 @@ describe('the admins and roles controllers', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data.permissions).toEqual({ 'cms.journal.access_posts': -1, 'retired.plugin.code': 1 });
     // Sent back as served, the kept code is accepted unchanged.
-    expect((await su.put(`${ADMINS}/${data.id}`, { permissions: ok.body.data.permissions })).body.data.permissions).toEqual(ok.body.data.permissions);
+    expect((await su.put(`${ADMINS}/${data.id}`, { permissions: ok.body.data.permissions })).body.data.permissions).toEqual(
+      ok.body.data.permissions,
+    );
   });
 
   it('roles (checkbox): value 1 only; -1 is 422', async () => {
     const created = await su.post(ROLES, { code: 'auditors', name: 'Auditors', permissions: { 'cms.journal.access_posts': 1 } });
     expect(created.status).toBe(201);
-    expect(created.body.data).toEqual({ id: expect.any(Number), code: 'auditors', name: 'Auditors', description: null, permissions: { 'cms.journal.access_posts': 1 } });
+    expect(created.body.data).toEqual({
+      id: expect.any(Number),
+      code: 'auditors',
+      name: 'Auditors',
+      description: null,
+      permissions: { 'cms.journal.access_posts': 1 },
+    });
     expect422(await su.put(`${ROLES}/${created.body.data.id}`, { permissions: { 'cms.journal.access_posts': -1 } }), ['permissions']);
-    expect((await manager.put(`${ROLES}/${created.body.data.id}`, { permissions: { 'cms.journal.access_posts': 1, 'cms.journal.publish_posts': 1 } })).status).toBe(403);
+    expect(
+      (
+        await manager.put(`${ROLES}/${created.body.data.id}`, {
+          permissions: { 'cms.journal.access_posts': 1, 'cms.journal.publish_posts': 1 },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('an admin cannot delete itself (403), by delete or bulk-delete', async () => {
@@ -186,9 +225,12 @@ describe('the admins and roles controllers', () => {
   });
 
   it('required and typed fields: login, email', async () => {
-    for (const email of ['not-an-email', 'a@', '@b.c', 'a b@c.de']) expect422(await su.post(ADMINS, { login: `e-${email.length}`, email, password: 'a fine password' }), ['email']);
+    for (const email of ['not-an-email', 'a@', '@b.c', 'a b@c.de'])
+      expect422(await su.post(ADMINS, { login: `e-${email.length}`, email, password: 'a fine password' }), ['email']);
     expect422(await su.post(ADMINS, { password: 'a fine password' }), ['email', 'login']);
-    expect422(await su.post(ADMINS, { login: 'x1', email: 'x1@example.com', password: 'a fine password', is_superuser: 'yes' }), ['is_superuser']);
+    expect422(await su.post(ADMINS, { login: 'x1', email: 'x1@example.com', password: 'a fine password', is_superuser: 'yes' }), [
+      'is_superuser',
+    ]);
     expect422(await su.post(ADMINS, { login: 'x2', email: 'x2@example.com', password: 'a fine password', role: 999999 }), ['role']);
   });
 });

@@ -28,7 +28,15 @@ describe('record routes of a controller', () => {
   };
 
   it('POST answers 201 with the Record envelope: data (ids) and meta.labels (RelationOption arrays)', async () => {
-    const body = await create({ title: 'Hello', slug: 'hello', categories: [travel, news], author: su.id, tags: [' a ', 'b', 'a', ''], status: 'published', published_at: '2024-03-01T10:00:00+02:00' });
+    const body = await create({
+      title: 'Hello',
+      slug: 'hello',
+      categories: [travel, news],
+      author: su.id,
+      tags: [' a ', 'b', 'a', ''],
+      status: 'published',
+      published_at: '2024-03-01T10:00:00+02:00',
+    });
     expect(Object.keys(body).sort()).toEqual(['data', 'meta']);
     expect(body.data).toEqual({
       id: expect.any(Number),
@@ -105,9 +113,18 @@ describe('record routes of a controller', () => {
     expect422(await su.post(POSTS, { title: 'x', slug: 'x-unknown', nope: 1, id: 5 }), ['id', 'nope']);
     expect422(await su.put(`${POSTS}/${data.id}`, { created_at: '2020-01-01T00:00:00Z' }), ['created_at']);
     // Fields without a value (partial, fileupload, relation-manager) are never part of a save body.
-    expect422(await su.put(`${POSTS}/${data.id}`, { preview: 'x', cover_image: null, gallery: [], comments: [] }), ['comments', 'cover_image', 'gallery', 'preview']);
+    expect422(await su.put(`${POSTS}/${data.id}`, { preview: 'x', cover_image: null, gallery: [], comments: [] }), [
+      'comments',
+      'cover_image',
+      'gallery',
+      'preview',
+    ]);
     // Prototype keys are body keys like any other.
-    expect422(await su.put(`${POSTS}/${data.id}`, { constructor: 1, toString: 2, hasOwnProperty: 3 }), ['constructor', 'hasOwnProperty', 'toString']);
+    expect422(await su.put(`${POSTS}/${data.id}`, { constructor: 1, toString: 2, hasOwnProperty: 3 }), [
+      'constructor',
+      'hasOwnProperty',
+      'toString',
+    ]);
     const proto = await su.put(`${POSTS}/${data.id}`).set('Content-Type', 'application/json').send('{"__proto__": {"title": "x"}}');
     expect(proto.status).toBe(422);
     expect(await snapshot(t, POST_TABLES)).toEqual(before);
@@ -125,7 +142,10 @@ describe('record routes of a controller', () => {
     const { data } = await create();
     const deep = (depth: number, leaf: unknown): string => `${'['.repeat(depth)}${JSON.stringify(leaf)}${']'.repeat(depth)}`;
     for (const field of ['tags', 'title', 'categories', 'status', 'published_at']) {
-      const res = await su.put(`${POSTS}/${data.id}`).set('Content-Type', 'application/json').send(`{"${field}": ${deep(5000, 'x')}}`);
+      const res = await su
+        .put(`${POSTS}/${data.id}`)
+        .set('Content-Type', 'application/json')
+        .send(`{"${field}": ${deep(5000, 'x')}}`);
       expect(res.status, `${field}: ${JSON.stringify(res.body).slice(0, 200)}`).toBe(422);
     }
   });
@@ -185,7 +205,18 @@ describe('record routes of a controller', () => {
   it('bulk-delete validates `ids` (422) and changes nothing', async () => {
     const { data } = await create();
     const before = await snapshot(t, POST_TABLES);
-    for (const body of [{}, { ids: [] }, { ids: 'x' }, { ids: [data.id, '2'] }, { ids: [1.5] }, { ids: [0] }, { ids: [-3] }, { ids: [null] }, { ids: [2 ** 31] }, { ids: Array.from({ length: 1001 }, (_, i) => i + 1) }]) {
+    for (const body of [
+      {},
+      { ids: [] },
+      { ids: 'x' },
+      { ids: [data.id, '2'] },
+      { ids: [1.5] },
+      { ids: [0] },
+      { ids: [-3] },
+      { ids: [null] },
+      { ids: [2 ** 31] },
+      { ids: Array.from({ length: 1001 }, (_, i) => i + 1) },
+    ]) {
       const res = await su.post(`${POSTS}/bulk-delete`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       // `ids`, or the offending item (`ids[1]`).

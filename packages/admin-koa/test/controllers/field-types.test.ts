@@ -83,7 +83,8 @@ describe('field types on save', () => {
       const early = await product({ release_date: '1999-12-31' });
       expect422(early, ['release_date']);
       expect(early.body.error.details.release_date[0]).toContain('2000-01-01');
-      for (const day of ['2023-02-29', '2024-13-01', '2024-1-1', '01.02.2024', '2024-01-01T00:00:00Z', 20240101]) expect422(await product({ release_date: day }), ['release_date']);
+      for (const day of ['2023-02-29', '2024-13-01', '2024-1-1', '01.02.2024', '2024-01-01T00:00:00Z', 20240101])
+        expect422(await product({ release_date: day }), ['release_date']);
       expect(await snapshot(t, ['acme_catalog_products'])).toEqual(before);
       expect((await product({ release_date: null })).body.data.release_date).toBeNull();
     });
@@ -91,9 +92,11 @@ describe('field types on save', () => {
     it('datetime mode: an offset or Z is required; the instant is served in UTC', async () => {
       expect((await post({ published_at: '2024-05-01T14:30:00+02:00' })).body.data.published_at).toBe('2024-05-01T12:30:00.000Z');
       expect((await post({ published_at: '2024-05-01T23:30:00.5Z' })).body.data.published_at).toBe('2024-05-01T23:30:00.500Z');
-      for (const value of ['2024-05-01T14:30:00', '2024-05-01', '2024-05-01T24:00:00Z', 'now', 1714570200000]) expect422(await post({ published_at: value }), ['published_at']);
+      for (const value of ['2024-05-01T14:30:00', '2024-05-01', '2024-05-01T24:00:00Z', 'now', 1714570200000])
+        expect422(await post({ published_at: value }), ['published_at']);
       // An offset that carries the instant out of years 1..9999 is refused, not a database error.
-      for (const value of ['9999-12-31T23:59:59-14:00', '0001-01-01T00:00:00+01:00']) expect422(await post({ published_at: value }), ['published_at']);
+      for (const value of ['9999-12-31T23:59:59-14:00', '0001-01-01T00:00:00+01:00'])
+        expect422(await post({ published_at: value }), ['published_at']);
       expect((await post({ published_at: '9999-12-31T23:59:59Z' })).body.data.published_at).toBe('9999-12-31T23:59:59.000Z');
       expect((await post({ published_at: '0001-01-01T00:00:00Z' })).body.data.published_at).toBe('0001-01-01T00:00:00.000Z');
     });
@@ -132,7 +135,9 @@ describe('field types on save', () => {
 
   describe('richeditor and markdown', () => {
     it('richeditor: sanitized on save, with meta.notices naming the field in the request locale', async () => {
-      const res = await su.locale('de').put(`${NOTES}/${noteId}`, { body: '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script>' });
+      const res = await su
+        .locale('de')
+        .put(`${NOTES}/${noteId}`, { body: '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script>' });
       expect(res.status).toBe(200);
       expect(res.body.data.body).toBe('<p>Hi <b>there</b></p>');
       expect(res.body.meta.notices).toEqual([{ field: 'body', message: expect.any(String), locale: 'de' }]);

@@ -20,7 +20,13 @@ describe('GET /{ctl}: the list', () => {
     // 30 posts: published 2024-01-02 … 2024-01-31; every third archived; all in News, then Travel.
     postIds = await seedPosts(t, 30, { authorId: author.id, categoryIds: [news!, travel!] });
     // Titles with LIKE metacharacters, and near misses that a non-literal `%` or `_` would match.
-    for (const [title, slug] of [['100% Off', 'sale-pct'], ['100 Off', 'sale-plain'], ['a_b token', 'under-1'], ['aXb token', 'under-2'], ['Back\\slash', 'back-slash']]) {
+    for (const [title, slug] of [
+      ['100% Off', 'sale-pct'],
+      ['100 Off', 'sale-plain'],
+      ['a_b token', 'under-1'],
+      ['aXb token', 'under-2'],
+      ['Back\\slash', 'back-slash'],
+    ]) {
       await t.sql("insert into journal_posts (title, slug, status) values (?, ?, 'draft')", [title, slug]);
     }
   });
@@ -79,7 +85,17 @@ describe('GET /{ctl}: the list', () => {
 
   it('sorts on declared sortable columns only, with dir', async () => {
     const asc = await list({ sort: 'title', dir: 'asc', search: 'post 000' });
-    expect(titles(asc)).toEqual(['Post 0001', 'Post 0002', 'Post 0003', 'Post 0004', 'Post 0005', 'Post 0006', 'Post 0007', 'Post 0008', 'Post 0009']);
+    expect(titles(asc)).toEqual([
+      'Post 0001',
+      'Post 0002',
+      'Post 0003',
+      'Post 0004',
+      'Post 0005',
+      'Post 0006',
+      'Post 0007',
+      'Post 0008',
+      'Post 0009',
+    ]);
     const desc = await list({ sort: 'title', dir: 'desc', search: 'post 000' });
     expect(titles(desc)).toEqual(titles(asc).reverse());
     const byDate = await list({ sort: 'published_at', dir: 'asc', search: 'post 000' });
@@ -96,7 +112,8 @@ describe('GET /{ctl}: the list', () => {
     const body = await list({ per_page: '50' });
     expect(body.meta).toMatchObject({ last_page: 1, per_page: 50, total: 35 });
     expect(body.data).toHaveLength(35);
-    for (const perPage of ['30', '0', '-20', '20.0', '1e2', 'abc', '', '101']) expect422(await su.get(POSTS, { per_page: perPage }), ['per_page']);
+    for (const perPage of ['30', '0', '-20', '20.0', '1e2', 'abc', '', '101'])
+      expect422(await su.get(POSTS, { per_page: perPage }), ['per_page']);
     for (const page of ['0', '-1', '1.5', 'x', '', '99999999999']) expect422(await su.get(POSTS, { page }), ['page']);
     // A page past the end is empty, with the real total.
     expect(await list({ page: '9' })).toEqual({ data: [], meta: { last_page: 2, page: 9, per_page: 20, total: 35 } });

@@ -16,10 +16,14 @@ describe('field and filter options', () => {
     su = await signIn(t, { isSuperuser: true, login: 'root_admin' });
     ann = await signIn(t, { permissions: { [NOTES_PERMISSION]: 1 } });
     // 120 categories `Cat 001`…, and a few with LIKE metacharacters and mixed case.
-    await t.sql(`insert into journal_categories (name, slug) select 'Cat ' || lpad(n::text, 3, '0'), 'cat-' || n from generate_series(1, 120) as n`);
+    await t.sql(
+      `insert into journal_categories (name, slug) select 'Cat ' || lpad(n::text, 3, '0'), 'cat-' || n from generate_series(1, 120) as n`,
+    );
     const names = ['50% Sale', '50 Sale', 'a_b', 'aXb', 'NEWS'];
     (await seedCategories(t, names)).forEach((id, i) => (categories[names[i]!] = id));
-    await t.sql(`insert into test_engine_labels (name, is_public, is_locked) values ('alpha', true, false), ('beta', true, true), ('gamma', false, false)`);
+    await t.sql(
+      `insert into test_engine_labels (name, is_public, is_locked) values ('alpha', true, false), ('beta', true, true), ('gamma', false, false)`,
+    );
   });
   afterAll(() => t.close());
 
@@ -44,7 +48,8 @@ describe('field and filter options', () => {
     const hundred = await options(su, `${POSTS}/fields/categories/options`, { per_page: '100', page: '2' });
     expect(hundred.meta).toEqual({ last_page: 2, page: 2, per_page: 100, total: 125 });
     expect(hundred.data).toHaveLength(25);
-    for (const perPage of ['0', '101', '-1', '1.5', 'x', '']) expect422(await su.get(`${POSTS}/fields/categories/options`, { per_page: perPage }), ['per_page']);
+    for (const perPage of ['0', '101', '-1', '1.5', 'x', ''])
+      expect422(await su.get(`${POSTS}/fields/categories/options`, { per_page: perPage }), ['per_page']);
     for (const page of ['0', 'x']) expect422(await su.get(`${POSTS}/fields/categories/options`, { page }), ['page']);
     expect422(await su.get(`${POSTS}/fields/categories/options`, { sort: 'name' }), ['sort']);
     expect422(await su.get(`${POSTS}/fields/categories/options?per_page=5&per_page=6`), ['per_page']);
@@ -52,7 +57,9 @@ describe('field and filter options', () => {
   });
 
   it('searches labels case-insensitively, `%` and `_` literal', async () => {
-    expect((await options(su, `${POSTS}/fields/categories/options`, { search: 'news' })).data).toEqual([{ label: 'NEWS', value: categories.NEWS }]);
+    expect((await options(su, `${POSTS}/fields/categories/options`, { search: 'news' })).data).toEqual([
+      { label: 'NEWS', value: categories.NEWS },
+    ]);
     expect((await options(su, `${POSTS}/fields/categories/options`, { search: '0%' })).data.map((o) => o.label)).toEqual(['50% Sale']);
     expect((await options(su, `${POSTS}/fields/categories/options`, { search: '_' })).data.map((o) => o.label)).toEqual(['a_b']);
     expect((await options(su, `${POSTS}/fields/categories/options`, { search: 'cat 11' })).meta.total).toBe(10);
@@ -81,18 +88,33 @@ describe('field and filter options', () => {
 
   it('options go through the relation scope and carry `locked` where a lock applies', async () => {
     const forAnn = await options(ann, `${NOTES}/fields/labels/options`);
-    expect(forAnn.data.map(({ label, locked }) => [label, locked])).toEqual([['alpha', false], ['beta', true]]);
+    expect(forAnn.data.map(({ label, locked }) => [label, locked])).toEqual([
+      ['alpha', false],
+      ['beta', true],
+    ]);
     expect(forAnn.meta.total).toBe(2);
     const forSu = await options(su, `${NOTES}/fields/label/options`);
-    expect(forSu.data.map(({ label, locked }) => [label, locked])).toEqual([['alpha', false], ['beta', false]]);
+    expect(forSu.data.map(({ label, locked }) => [label, locked])).toEqual([
+      ['alpha', false],
+      ['beta', false],
+    ]);
   });
 
   it('filters/{scope}/options: FilterOption with localized labels; 404 when not a declared scope filter', async () => {
     const res = await su.get(`${NOTES}/filters/owner/options`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [{ label: 'Mine', value: 'mine' }, { label: 'Others', value: 'others' }], meta: {} });
+    expect(res.body).toEqual({
+      data: [
+        { label: 'Mine', value: 'mine' },
+        { label: 'Others', value: 'others' },
+      ],
+      meta: {},
+    });
     const de = await su.locale('de').get(`${NOTES}/filters/owner/options`);
-    expect(de.body.data).toEqual([{ label: 'Meine', value: 'mine' }, { label: 'Andere', value: 'others' }]);
+    expect(de.body.data).toEqual([
+      { label: 'Meine', value: 'mine' },
+      { label: 'Andere', value: 'others' },
+    ]);
     const posts = await su.get(`${POSTS}/filters/category/options`);
     expect(posts.body.data).toHaveLength(125);
     expect(posts.body.data[0]).toEqual({ label: '50 Sale', value: String(categories['50 Sale']) });

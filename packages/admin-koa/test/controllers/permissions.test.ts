@@ -26,12 +26,24 @@ describe('controller permissions', () => {
       .map((route) => ({
         method: route.method,
         path: route.path.slice(1).replace(':id', String(id)).replace(':field', field).replace(':scope', scope).replace(':name', 'preview'),
-        body: route.method === 'POST' && route.path.endsWith('bulk-delete') ? { ids: [id] } : route.method === 'GET' || route.method === 'DELETE' ? undefined : { title: 'x' },
+        body:
+          route.method === 'POST' && route.path.endsWith('bulk-delete')
+            ? { ids: [id] }
+            : route.method === 'GET' || route.method === 'DELETE'
+              ? undefined
+              : { title: 'x' },
       }));
   }
   // As the admin application sends every request: with X-Requested-With (toolbar and widget routes require it).
   const call = (client: Client, route: { method: string; path: string; body?: unknown }) =>
-    (route.method === 'GET' ? client.get(route.path) : route.method === 'DELETE' ? client.delete(route.path) : route.method === 'POST' ? client.post(route.path, route.body) : client.put(route.path, route.body)).set('X-Requested-With', 'XMLHttpRequest');
+    (route.method === 'GET'
+      ? client.get(route.path)
+      : route.method === 'DELETE'
+        ? client.delete(route.path)
+        : route.method === 'POST'
+          ? client.post(route.path, route.body)
+          : client.put(route.path, route.body)
+    ).set('X-Requested-With', 'XMLHttpRequest');
 
   it('an admin without the controller permission gets 403 on every route of it, and nothing changes', async () => {
     const routes = routesOf(POSTS, postId, 'categories', 'category');

@@ -37,7 +37,11 @@ describe('SQL statements per request', () => {
     expect(small.body.data).toHaveLength(20);
     expect(large.body.data).toHaveLength(100);
     // Every row shows its author and categories: the labels came from batched queries.
-    expect(large.body.data.every((row: { author: string; categories: string[] }) => row.author.startsWith('author_') && row.categories.length >= 2)).toBe(true);
+    expect(
+      large.body.data.every(
+        (row: { author: string; categories: string[] }) => row.author.startsWith('author_') && row.categories.length >= 2,
+      ),
+    ).toBe(true);
     expect(medium.count).toBe(small.count);
     expect(large.count).toBe(small.count);
     // Count, page, one per relation column, plus the guard: a small constant.
@@ -72,7 +76,10 @@ describe('SQL statements per request', () => {
   });
 
   it('showing a record costs the same with one category as with four', async () => {
-    const [few, many] = [(await su.get(POSTS, { search: 'By0 0001' })).body.data[0].id, (await su.get(POSTS, { search: 'By2 0001' })).body.data[0].id];
+    const [few, many] = [
+      (await su.get(POSTS, { search: 'By0 0001' })).body.data[0].id,
+      (await su.get(POSTS, { search: 'By2 0001' })).body.data[0].id,
+    ];
     const one = await statements(() => su.get(`${POSTS}/${few}`));
     const four = await statements(() => su.get(`${POSTS}/${many}`));
     expect(one.body.data.categories).toHaveLength(2);

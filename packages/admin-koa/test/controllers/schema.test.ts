@@ -3,15 +3,104 @@ import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts'
 import { ADMINS, CATEGORIES, POSTS, PRODUCTS, ROLES, signIn, type Client } from './support.ts';
 
 const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
-const LIST_MESSAGES = ['create', 'deleteConfirm', 'deleteSelected', 'deleted', 'empty', 'emptySearch', 'emptySearchHint', 'recordCount', 'rowStateDeleted', 'rowStateDisabled', 'rowStateNegative', 'searchPrompt', 'selected'];
-const LIST_REQUIRED = ['assets', 'bulkActions', 'columns', 'filters', 'messages', 'perPageOptions', 'recordsPerPage', 'rowActions', 'searchTerm', 'showCheckboxes', 'showSearch', 'showSetup', 'showSorting', 'toolbarActions', 'toolbarButtons'];
-const LIST_OPTIONAL = ['defaultSort', 'headerPartial', 'meta', 'modelClass', 'noRecordsMessage', 'recordUrl', 'searchPrompt', 'title', 'reorder'];
+const LIST_MESSAGES = [
+  'create',
+  'deleteConfirm',
+  'deleteSelected',
+  'deleted',
+  'empty',
+  'emptySearch',
+  'emptySearchHint',
+  'recordCount',
+  'rowStateDeleted',
+  'rowStateDisabled',
+  'rowStateNegative',
+  'searchPrompt',
+  'selected',
+];
+const LIST_REQUIRED = [
+  'assets',
+  'bulkActions',
+  'columns',
+  'filters',
+  'messages',
+  'perPageOptions',
+  'recordsPerPage',
+  'rowActions',
+  'searchTerm',
+  'showCheckboxes',
+  'showSearch',
+  'showSetup',
+  'showSorting',
+  'toolbarActions',
+  'toolbarButtons',
+];
+const LIST_OPTIONAL = [
+  'defaultSort',
+  'headerPartial',
+  'meta',
+  'modelClass',
+  'noRecordsMessage',
+  'recordUrl',
+  'searchPrompt',
+  'title',
+  'reorder',
+];
 const FORM_FIELD_KEYS = new Set([
-  'name', 'type', 'label', 'comment', 'tab', 'span', 'size', 'required', 'readOnly', 'multiple', 'context', 'default', 'attributes', 'options', 'emptyOption', 'nameFrom', 'relation', 'preset',
-  'action', 'actionLabel', 'widget', 'fill', 'path', 'deferrable', 'fileTypes', 'mimeTypes', 'maxFiles', 'maxFilesize', 'imageWidth', 'imageHeight', 'mode', 'prompt', 'protected', 'useCaption',
-  'thumbOptions', 'format', 'displayFormat', 'minDate', 'maxDate', 'firstDay', 'yearRange', 'ignoreTimezone', 'twelveHour', 'separator', 'customTags', 'typeOptions', 'element', 'translatable',
+  'name',
+  'type',
+  'label',
+  'comment',
+  'tab',
+  'span',
+  'size',
+  'required',
+  'readOnly',
+  'multiple',
+  'context',
+  'default',
+  'attributes',
+  'options',
+  'emptyOption',
+  'nameFrom',
+  'relation',
+  'preset',
+  'action',
+  'actionLabel',
+  'widget',
+  'fill',
+  'path',
+  'deferrable',
+  'fileTypes',
+  'mimeTypes',
+  'maxFiles',
+  'maxFilesize',
+  'imageWidth',
+  'imageHeight',
+  'mode',
+  'prompt',
+  'protected',
+  'useCaption',
+  'thumbOptions',
+  'format',
+  'displayFormat',
+  'minDate',
+  'maxDate',
+  'firstDay',
+  'yearRange',
+  'ignoreTimezone',
+  'twelveHour',
+  'separator',
+  'customTags',
+  'typeOptions',
+  'element',
+  'translatable',
   // Type-specific extras served by built-in types: money and permissioneditor.
-  'currency', 'currencyFrom', 'scale', 'max', 'permissionTabs',
+  'currency',
+  'currencyFrom',
+  'scale',
+  'max',
+  'permissionTabs',
 ]);
 
 /** Plural forms: an object of CLDR categories to strings, `other` always present. */
@@ -39,7 +128,8 @@ function expectFormView(view: Record<string, any>, locale: string) {
     expect(typeof field.name).toBe('string');
     expect(typeof field.type).toBe('string');
     for (const key of Object.keys(field)) expect(FORM_FIELD_KEYS.has(key), `${field.name}.${key}`).toBe(true);
-    for (const key of ['label', 'comment', 'tab', 'emptyOption', 'prompt', 'actionLabel']) if (key in field) expect(field[key]).not.toMatch(/::/);
+    for (const key of ['label', 'comment', 'tab', 'emptyOption', 'prompt', 'actionLabel'])
+      if (key in field) expect(field[key]).not.toMatch(/::/);
     if (field.default !== undefined) expect(['string', 'number', 'boolean', 'object']).toContain(typeof field.default);
   }
 }
@@ -55,7 +145,14 @@ function expectListSchema(schema: Record<string, any>, locale: string) {
   for (const flag of ['showCheckboxes', 'showSearch', 'showSetup', 'showSorting']) expect(typeof schema[flag]).toBe('boolean');
   expect(schema.meta).toEqual({ locale });
   for (const column of schema.columns) {
-    expect(column).toEqual(expect.objectContaining({ key: expect.any(String), label: expect.any(String), searchable: expect.any(Boolean), sortable: expect.any(Boolean) }));
+    expect(column).toEqual(
+      expect.objectContaining({
+        key: expect.any(String),
+        label: expect.any(String),
+        searchable: expect.any(Boolean),
+        sortable: expect.any(Boolean),
+      }),
+    );
     expect(column.label).not.toMatch(/::/);
   }
   for (const filter of schema.filters) {
@@ -95,13 +192,15 @@ describe('schema/form and schema/list', () => {
     expect(de.messages.recordCount).toEqual({ one: '{count} Datensatz', other: '{count} Datensätze' });
     expect(en.messages.recordCount).toEqual({ one: '{count} record', other: '{count} records' });
     expect(de.messages.deleteConfirm.one).toBe('Den gewählten Datensatz löschen?');
-    const status = (schema: { filters: Array<{ name: string; options: Array<{ label: string }> }> }) => schema.filters.find((f) => f.name === 'status')!.options.map((o) => o.label);
+    const status = (schema: { filters: Array<{ name: string; options: Array<{ label: string }> }> }) =>
+      schema.filters.find((f) => f.name === 'status')!.options.map((o) => o.label);
     expect(status(en)).toEqual(['Draft', 'Published', 'Archived']);
     expect(status(de)).not.toEqual(status(en));
     const formDe = (await su.locale('de').get(`${POSTS}/schema/form`)).body.data;
     const formEn = (await su.get(`${POSTS}/schema/form`)).body.data;
     expect(formDe.messages.saved).toEqual({ other: 'Gespeichert.' });
-    const labels = (view: { fields: Array<{ name: string; label?: string }> }) => Object.fromEntries(view.fields.map((f) => [f.name, f.label]));
+    const labels = (view: { fields: Array<{ name: string; label?: string }> }) =>
+      Object.fromEntries(view.fields.map((f) => [f.name, f.label]));
     expect(labels(formEn)).toMatchObject({ title: 'Title', slug: 'Slug', categories: 'Categories', author: 'Author' });
     expect(labels(formDe)).toMatchObject({ title: 'Titel', slug: 'Kurzname', categories: 'Kategorien', author: 'Autor' });
     // An unsupported language falls back to en.
@@ -110,10 +209,32 @@ describe('schema/form and schema/list', () => {
 
   it('posts: fields in declared order with the keys of their types', async () => {
     const view = (await su.get(`${POSTS}/schema/form`)).body.data;
-    expect(view.fields.map((f: { name: string }) => f.name)).toEqual(['title', 'slug', 'excerpt', 'content', 'status', 'published_at', 'tags', 'categories', 'author', 'cover_image', 'gallery', 'comments', 'preview']);
+    expect(view.fields.map((f: { name: string }) => f.name)).toEqual([
+      'title',
+      'slug',
+      'excerpt',
+      'content',
+      'status',
+      'published_at',
+      'tags',
+      'categories',
+      'author',
+      'cover_image',
+      'gallery',
+      'comments',
+      'preview',
+    ]);
     const byName = Object.fromEntries(view.fields.map((f: { name: string }) => [f.name, f]));
     expect(byName.slug).toMatchObject({ type: 'text', required: true, preset: { field: 'title', type: 'slug' } });
-    expect(byName.status).toMatchObject({ type: 'dropdown', default: 'draft', options: [{ label: 'Draft', value: 'draft' }, { label: 'Published', value: 'published' }, { label: 'Archived', value: 'archived' }] });
+    expect(byName.status).toMatchObject({
+      type: 'dropdown',
+      default: 'draft',
+      options: [
+        { label: 'Draft', value: 'draft' },
+        { label: 'Published', value: 'published' },
+        { label: 'Archived', value: 'archived' },
+      ],
+    });
     expect(byName.categories).toMatchObject({ type: 'relation', multiple: true, nameFrom: 'name' });
     expect(byName.author).toMatchObject({ type: 'relation', multiple: false, emptyOption: expect.any(String) });
     expect(byName.gallery).toMatchObject({ type: 'fileupload', mode: 'image', maxFiles: 6, useCaption: true });
@@ -128,8 +249,19 @@ describe('schema/form and schema/list', () => {
     expect(list.defaultSort).toEqual({ column: 'published_at', direction: 'desc' });
     expect(list.perPageOptions).toEqual([20, 50, 100]);
     expect(list.recordsPerPage).toBe(20);
-    expect(list.columns.find((c: { key: string }) => c.key === 'author')).toEqual({ key: 'author', label: 'Author', searchable: false, sortable: false, relation: 'author', select: 'login' });
-    expect(list.filters.find((f: { name: string }) => f.name === 'category')).toMatchObject({ type: 'scope', scope: 'category', nameFrom: 'name' });
+    expect(list.columns.find((c: { key: string }) => c.key === 'author')).toEqual({
+      key: 'author',
+      label: 'Author',
+      searchable: false,
+      sortable: false,
+      relation: 'author',
+      select: 'login',
+    });
+    expect(list.filters.find((f: { name: string }) => f.name === 'category')).toMatchObject({
+      type: 'scope',
+      scope: 'category',
+      nameFrom: 'name',
+    });
   });
 
   it('products: money, date and taglist keys', async () => {
@@ -148,11 +280,20 @@ describe('schema/form and schema/list', () => {
       const view = (await client.get(`${ADMINS}/schema/form`)).body.data;
       const field = view.fields.find((f: { name: string }) => f.name === 'permissions');
       expect(field).toMatchObject({ type: 'permissioneditor', mode: 'radio' });
-      return Object.fromEntries(field.permissionTabs.flatMap((tab: { permissions: Array<{ code: string; locked?: boolean }> }) => tab.permissions.map((p) => [p.code, p.locked ?? false])));
+      return Object.fromEntries(
+        field.permissionTabs.flatMap((tab: { permissions: Array<{ code: string; locked?: boolean }> }) =>
+          tab.permissions.map((p) => [p.code, p.locked ?? false]),
+        ),
+      );
     };
     expect(Object.values(await tabs(su)).every((locked) => locked === false)).toBe(true);
     const manager = await signIn(t, { permissions: { 'cms.backend.manage_admins': 1, 'cms.journal.access_posts': 1 } });
-    expect(await tabs(manager)).toMatchObject({ 'cms.backend.manage_admins': false, 'cms.journal.access_posts': false, 'cms.journal.publish_posts': true, 'acme.catalog.manage_products': true });
+    expect(await tabs(manager)).toMatchObject({
+      'cms.backend.manage_admins': false,
+      'cms.journal.access_posts': false,
+      'cms.journal.publish_posts': true,
+      'acme.catalog.manage_products': true,
+    });
     // The password field is served (write-only), never a value for it.
     const view = (await su.get(`${ADMINS}/schema/form`)).body.data;
     expect(view.fields.find((f: { name: string }) => f.name === 'password')).toMatchObject({ type: 'password' });

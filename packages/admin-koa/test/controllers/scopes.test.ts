@@ -24,7 +24,15 @@ describe('scopes, relation locks and refusing hooks', () => {
     ann = await signIn(t, { permissions: { [NOTES_PERMISSION]: 1 } });
     bob = await signIn(t, { permissions: { [NOTES_PERMISSION]: 1 } });
     const label = async (name: string, isPublic = true, isLocked = false) =>
-      Number((await t.sql<{ id: number }>('insert into test_engine_labels (name, is_public, is_locked) values (?, ?, ?) returning id', [name, isPublic, isLocked]))[0]!.id);
+      Number(
+        (
+          await t.sql<{ id: number }>('insert into test_engine_labels (name, is_public, is_locked) values (?, ?, ?) returning id', [
+            name,
+            isPublic,
+            isLocked,
+          ])
+        )[0]!.id,
+      );
     open = await label('open');
     other = await label('other');
     hidden = await label('hidden', false);
@@ -42,7 +50,8 @@ describe('scopes, relation locks and refusing hooks', () => {
     await note(ann, { title: 'ann list 1' });
     await note(ann, { title: 'ann list 2' });
     await note(bob, { title: 'bob list 1' });
-    const titles = async (client: Client) => (await client.get(NOTES, { search: 'list', per_page: '10', sort: 'title' })).body.data.map((row: { title: string }) => row.title);
+    const titles = async (client: Client) =>
+      (await client.get(NOTES, { search: 'list', per_page: '10', sort: 'title' })).body.data.map((row: { title: string }) => row.title);
     expect(await titles(ann)).toEqual(['ann list 1', 'ann list 2']);
     expect(await titles(bob)).toEqual(['bob list 1']);
     expect(await titles(su)).toEqual(['ann list 1', 'ann list 2', 'bob list 1']);
@@ -218,6 +227,8 @@ describe('scopes, relation locks and refusing hooks', () => {
   it('relation list columns show labels; belongsTo and belongsToMany in one page', async () => {
     const mine = await note(ann, { title: 'columns', label: other, labels: [other, open] });
     const res = await ann.get(NOTES, { search: 'columns' });
-    expect(res.body.data).toEqual([{ id: mine.id, title: 'columns', rank: null, status: 'open', label: 'other', labels: ['other', 'open'] }]);
+    expect(res.body.data).toEqual([
+      { id: mine.id, title: 'columns', rank: null, status: 'open', label: 'other', labels: ['other', 'open'] },
+    ]);
   });
 });

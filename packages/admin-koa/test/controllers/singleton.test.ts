@@ -13,11 +13,16 @@ describe('a singleton controller', () => {
   });
   afterAll(() => t.close());
 
-  const rows = () => t.sql<{ id: number; name: string; tagline: string | null }>('select id, name, tagline from acme_catalog_storefront order by id');
+  const rows = () =>
+    t.sql<{ id: number; name: string; tagline: string | null }>('select id, name, tagline from acme_catalog_storefront order by id');
 
   it('two concurrent first visits create exactly one record, and both answer it', async () => {
     expect(await rows()).toEqual([]);
-    const answers = await Promise.all([su.get(`${STOREFRONT}/singleton`), su.get(`${STOREFRONT}/singleton`), su.get(`${STOREFRONT}/singleton`)]);
+    const answers = await Promise.all([
+      su.get(`${STOREFRONT}/singleton`),
+      su.get(`${STOREFRONT}/singleton`),
+      su.get(`${STOREFRONT}/singleton`),
+    ]);
     for (const res of answers) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toEqual({ data: { id: expect.any(Number), name: '', tagline: null }, meta: { labels: {}, actions: [] } });

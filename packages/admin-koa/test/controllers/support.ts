@@ -29,7 +29,10 @@ export function clientFor(t: TestAdmin, id: number, token: string, locale = 'en'
 }
 
 /** A new admin with a fresh bearer token (issued directly: no password hashing per client). */
-export async function signIn(t: TestAdmin, options: { isSuperuser?: boolean; permissions?: PermissionMap; roleId?: number | null; login?: string } = {}): Promise<Client> {
+export async function signIn(
+  t: TestAdmin,
+  options: { isSuperuser?: boolean; permissions?: PermissionMap; roleId?: number | null; login?: string } = {},
+): Promise<Client> {
   const admin = await t.createAdmin(options);
   const { token } = await t.core.auth.issue(admin.id, 'bearer');
   return clientFor(t, admin.id, token);
@@ -47,7 +50,11 @@ export async function seedCategories(t: TestAdmin, names: readonly string[]): Pr
   const ids: number[] = [];
   for (const [index, name] of names.entries()) {
     const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${Math.random().toString(36).slice(2, 8)}`;
-    const rows = await t.sql<{ id: number }>('insert into journal_categories (name, slug, sort_order) values (?, ?, ?) returning id', [name, slug, index]);
+    const rows = await t.sql<{ id: number }>('insert into journal_categories (name, slug, sort_order) values (?, ?, ?) returning id', [
+      name,
+      slug,
+      index,
+    ]);
     ids.push(Number(rows[0]!.id));
   }
   return ids;
@@ -57,7 +64,11 @@ export async function seedCategories(t: TestAdmin, names: readonly string[]): Pr
  * `count` posts in one statement: titles `Post 0001`…, a published date a day apart (newest last),
  * every third one archived, each by `authorId`, each in every category of `categoryIds`.
  */
-export async function seedPosts(t: TestAdmin, count: number, options: { authorId?: number | null; categoryIds?: readonly number[]; prefix?: string } = {}): Promise<number[]> {
+export async function seedPosts(
+  t: TestAdmin,
+  count: number,
+  options: { authorId?: number | null; categoryIds?: readonly number[]; prefix?: string } = {},
+): Promise<number[]> {
   const prefix = options.prefix ?? 'Post';
   const rows = await t.sql<{ id: number }>(
     `insert into journal_posts (title, slug, status, published_at, author_id)
@@ -69,13 +80,20 @@ export async function seedPosts(t: TestAdmin, count: number, options: { authorId
   const ids = rows.map((row) => Number(row.id));
   for (const categoryId of options.categoryIds ?? []) {
     // Ids are integers from the database: safe to inline (the driver would expand an array binding).
-    await t.sql(`insert into journal_posts_categories (post_id, category_id) select id, ? from journal_posts where id in (${ids.join(',')}) order by id`, [categoryId]);
+    await t.sql(
+      `insert into journal_posts_categories (post_id, category_id) select id, ? from journal_posts where id in (${ids.join(',')}) order by id`,
+      [categoryId],
+    );
   }
   return ids;
 }
 
 /** A 422 whose `details` name exactly these keys. */
-export function expect422(res: { status: number; body: { error?: { code: string; details: Record<string, string[]> } } }, keys: string[], code = 'validation_failed') {
+export function expect422(
+  res: { status: number; body: { error?: { code: string; details: Record<string, string[]> } } },
+  keys: string[],
+  code = 'validation_failed',
+) {
   expect(res.status, JSON.stringify(res.body)).toBe(422);
   expect(res.body.error!.code).toBe(code);
   expect(Object.keys(res.body.error!.details).sort()).toEqual([...keys].sort());

@@ -22,7 +22,13 @@ const testPlugin = definePlugin({
         throw new Error('database password is hunter2');
       },
     },
-    { method: 'POST', path: '/_test/echo', auth: 'public', body: 'json', handler: (req) => ({ status: 200, body: { data: req.body, meta: {} } }) },
+    {
+      method: 'POST',
+      path: '/_test/echo',
+      auth: 'public',
+      body: 'json',
+      handler: (req) => ({ status: 200, body: { data: req.body, meta: {} } }),
+    },
   ],
 });
 
@@ -44,7 +50,16 @@ describe('envelopes and errors', () => {
   afterAll(() => t.close());
 
   describe('unknown routes under the API answer the JSON 404 envelope', () => {
-    const paths = [`${API}/nope`, `${API}/cms/journal/posts/1/2/3/4/5/6`, `${API}`, `${API}/`, '/backend/api', '/backend/api/', '/backend/api/v2/lang', '/backend/api/x'];
+    const paths = [
+      `${API}/nope`,
+      `${API}/cms/journal/posts/1/2/3/4/5/6`,
+      `${API}`,
+      `${API}/`,
+      '/backend/api',
+      '/backend/api/',
+      '/backend/api/v2/lang',
+      '/backend/api/x',
+    ];
     for (const method of ['get', 'post', 'put', 'delete', 'patch', 'options'] as const) {
       it.each(paths)(`${method.toUpperCase()} %s`, async (path) => {
         const res = await t.http[method](path).set('Accept', 'text/html');
@@ -120,7 +135,10 @@ describe('envelopes and errors', () => {
     });
 
     it('a JSON body just under 1 MiB is parsed', async () => {
-      const res = await t.http.post('/_test/echo').set('Content-Type', 'application/json').send(JSON.stringify({ pad: 'a'.repeat(1024 * 1024 - 100) }));
+      const res = await t.http
+        .post('/_test/echo')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ pad: 'a'.repeat(1024 * 1024 - 100) }));
       expect(res.status).toBe(200);
     });
 
@@ -138,7 +156,9 @@ describe('envelopes and errors', () => {
       expect(res.status).toBe(500);
       const requestId = res.headers['x-request-id'];
       expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(res.body).toEqual({ error: { code: 'internal_error', message: `Something went wrong on our side. The request id is ${requestId}.`, details: {} } });
+      expect(res.body).toEqual({
+        error: { code: 'internal_error', message: `Something went wrong on our side. The request id is ${requestId}.`, details: {} },
+      });
       const text = JSON.stringify(res.body);
       expect(text).not.toContain('hunter2');
       expect(text).not.toMatch(/at .*\.ts:\d+/);

@@ -13,9 +13,29 @@ const extraPlugin = definePlugin({
     de: { 'items.count': { one: '{count} Eintrag', other: '{count} Einträge' } },
   },
   routes: [
-    { method: 'GET', path: '/_test/guarded', auth: 'backend', permissions: ['test.extra.secret'], handler: () => ({ status: 200, body: { data: 'never', meta: {} } }) },
-    { method: 'GET', path: '/_test/missing', auth: 'backend', handler: () => { throw NotFound(); } },
-    { method: 'GET', path: '/_test/refused', auth: 'backend', handler: () => { throw Forbidden(); } },
+    {
+      method: 'GET',
+      path: '/_test/guarded',
+      auth: 'backend',
+      permissions: ['test.extra.secret'],
+      handler: () => ({ status: 200, body: { data: 'never', meta: {} } }),
+    },
+    {
+      method: 'GET',
+      path: '/_test/missing',
+      auth: 'backend',
+      handler: () => {
+        throw NotFound();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/_test/refused',
+      auth: 'backend',
+      handler: () => {
+        throw Forbidden();
+      },
+    },
   ],
 });
 

@@ -1,5 +1,19 @@
 /** Elements that must never reach the admin page from a preview. */
-const FORBIDDEN_TAGS = new Set(['script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'svg', 'math', 'base', 'link', 'meta', 'noscript']);
+const FORBIDDEN_TAGS = new Set([
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'base',
+  'link',
+  'meta',
+  'noscript',
+]);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'cite', 'background', 'data', 'xlink:href']);
 /** A tag as DOMPurify serialises it: attribute values always double-quoted. */
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:="[^"]*")?)*)\s*\/?>/y;
@@ -38,10 +52,13 @@ export function unsafeParts(html: string): string[] {
       const attribute = rawName!.toLowerCase();
       if (attribute.startsWith('on')) problems.push(`attribute ${attribute}`);
       if (URL_ATTRIBUTES.has(attribute)) {
-        const url = decodeEntities(rawValue ?? '').replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
+        const url = decodeEntities(rawValue ?? '')
+          .replace(/[\u0000-\u0020\u007f-\u009f]/g, '')
+          .toLowerCase();
         // A data: URL is only a risk where it is navigated to or submitted (an image cannot run it).
         const navigates = !['src', 'srcset', 'poster', 'background'].includes(attribute);
-        if (/(^|,)(javascript|vbscript|livescript):/.test(url) || (navigates && url.startsWith('data:'))) problems.push(`${attribute}="${rawValue}"`);
+        if (/(^|,)(javascript|vbscript|livescript):/.test(url) || (navigates && url.startsWith('data:')))
+          problems.push(`${attribute}="${rawValue}"`);
       }
     }
   }

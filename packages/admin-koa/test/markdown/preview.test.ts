@@ -12,7 +12,12 @@ describe('POST /markdown/preview', () => {
   let token: string;
   let cookie: string;
   const preview = (body: unknown, headers: Record<string, string> = {}) =>
-    t.http.post(PATH).set(bearer(token)).set(XHR).set(headers).send(body as object);
+    t.http
+      .post(PATH)
+      .set(bearer(token))
+      .set(XHR)
+      .set(headers)
+      .send(body as object);
   const html = async (markdown: string): Promise<string> => {
     const res = await preview({ markdown });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -84,7 +89,12 @@ describe('POST /markdown/preview', () => {
     });
 
     it('refuses a body that is not a JSON object', async () => {
-      for (const [body, type] of [['["x"]', 'application/json'], ['"x"', 'application/json'], ['{"markdown":', 'application/json'], ['markdown=x', 'application/x-www-form-urlencoded']] as const) {
+      for (const [body, type] of [
+        ['["x"]', 'application/json'],
+        ['"x"', 'application/json'],
+        ['{"markdown":', 'application/json'],
+        ['markdown=x', 'application/x-www-form-urlencoded'],
+      ] as const) {
         const res = await t.http.post(PATH).set(bearer(token)).set(XHR).set('Content-Type', type).send(body);
         expectError(res, 422, 'validation_failed');
         expect(Object.keys(res.body.error.details)).toEqual(['body']);
@@ -180,9 +190,47 @@ describe('POST /markdown/preview', () => {
       {
         weight: 4,
         arbitrary: fc.constantFrom(
-          '<script>', '</script>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">', '</a>', '[x](javascript:alert(1))', '[x](JAVASCRIPT:x)',
-          '![i](javascript:x)', '[r]: javascript:x\n\n[r]', '<svg onload=x>', '<iframe>', '<style>', '<!--', '-->', '<', '>', '"', "'", '=', '`', '```\n', '\n', '\n\n',
-          '> ', '- ', '1. ', '# ', '*', '_', '[', ']', '(', ')', '&#106;avascript:', '&lt;', '<b onmouseover=x>', '<div>', '</div>', '| a | b |\n|---|---|\n', 'on', 'click',
+          '<script>',
+          '</script>',
+          '<img src=x onerror=alert(1)>',
+          '<a href="javascript:alert(1)">',
+          '</a>',
+          '[x](javascript:alert(1))',
+          '[x](JAVASCRIPT:x)',
+          '![i](javascript:x)',
+          '[r]: javascript:x\n\n[r]',
+          '<svg onload=x>',
+          '<iframe>',
+          '<style>',
+          '<!--',
+          '-->',
+          '<',
+          '>',
+          '"',
+          "'",
+          '=',
+          '`',
+          '```\n',
+          '\n',
+          '\n\n',
+          '> ',
+          '- ',
+          '1. ',
+          '# ',
+          '*',
+          '_',
+          '[',
+          ']',
+          '(',
+          ')',
+          '&#106;avascript:',
+          '&lt;',
+          '<b onmouseover=x>',
+          '<div>',
+          '</div>',
+          '| a | b |\n|---|---|\n',
+          'on',
+          'click',
         ),
       },
     );

@@ -46,13 +46,33 @@ describe('markdown field sanitizer: script and style content', () => {
   it('matches DOMPurify: each content-dropping element goes with its content in rich text too', () => {
     for (const name of CONTENT_DROPPING_ELEMENTS) {
       // `<plaintext>` has no end: everything after it is its content.
-      expect(sanitizeRichText(`<div>a<${name}>x</${name}>b</div>`).html, name).toBe(name === 'plaintext' ? '<div>a</div>' : '<div>ab</div>');
+      expect(sanitizeRichText(`<div>a<${name}>x</${name}>b</div>`).html, name).toBe(
+        name === 'plaintext' ? '<div>a</div>' : '<div>ab</div>',
+      );
     }
   });
 
   it('never leaves a script or style element in the rendered source (property)', () => {
     const piece = fc.oneof(
-      fc.constantFrom('<script>', '</script>', '<style>', '</style>', '<SCRIPT>', '<script/>', 'PAYLOAD', ' ', '\n', '\n\n', '> ', '- ', '`', '*', '| a |', '<b>', '</b>'),
+      fc.constantFrom(
+        '<script>',
+        '</script>',
+        '<style>',
+        '</style>',
+        '<SCRIPT>',
+        '<script/>',
+        'PAYLOAD',
+        ' ',
+        '\n',
+        '\n\n',
+        '> ',
+        '- ',
+        '`',
+        '*',
+        '| a |',
+        '<b>',
+        '</b>',
+      ),
       fc.string({ maxLength: 5 }).map((s) => s.replace(/PAYLOAD/g, '')),
     );
     fc.assert(

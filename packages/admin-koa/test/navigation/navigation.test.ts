@@ -103,10 +103,16 @@ describe('GET /navigation', () => {
   });
 
   it('a per-admin deny (-1) removes what the role grants', async () => {
-    const roleId = await t.createRole('editor', { 'cms.journal.access_posts': 1, 'cms.journal.access_categories': 1, 'acme.catalog.manage_products': 1 });
+    const roleId = await t.createRole('editor', {
+      'cms.journal.access_posts': 1,
+      'cms.journal.access_categories': 1,
+      'acme.catalog.manage_products': 1,
+    });
     const full = await navigation(await tokenFor({ roleId }));
     expect(codes(full)).toEqual(['journal:posts,categories', 'catalog:products,storefront']);
-    const denied = await navigation(await tokenFor({ roleId, permissions: { 'acme.catalog.manage_products': -1, 'cms.journal.access_posts': -1 } }));
+    const denied = await navigation(
+      await tokenFor({ roleId, permissions: { 'acme.catalog.manage_products': -1, 'cms.journal.access_posts': -1 } }),
+    );
     expect(codes(denied)).toEqual(['journal:categories']);
     // The group's own target (posts) is closed to this admin: it opens the first item left.
     expect(denied[0]!.controller).toBe('cms/journal/categories');
@@ -146,13 +152,23 @@ describe('GET /navigation', () => {
       const admin = await u.createAdmin({ isSuperuser: true });
       const res = await u.http.get(`${API}/navigation`).set('Authorization', `Bearer ${await u.login(admin.login, admin.password)}`);
       const data = res.body.data as Entry[];
-      expect(codes(data)).toEqual(['reports:daily,zeta,weekly', 'vault:secret', 'journal:posts,categories', 'catalog:products,storefront', 'plain:', 'system:admins,roles']);
+      expect(codes(data)).toEqual([
+        'reports:daily,zeta,weekly',
+        'vault:secret',
+        'journal:posts,categories',
+        'catalog:products,storefront',
+        'plain:',
+        'system:admins,roles',
+      ]);
       expect(data.find((entry) => entry.code === 'plain')!.order).toBe(500);
     });
 
     it('hides a gated group entirely, and keeps the open items of a partly visible one', async () => {
       const admin = await u.createAdmin({ permissions: {} });
-      const res = await u.http.get(`${API}/navigation`).set('Authorization', `Bearer ${await u.login(admin.login, admin.password)}`).set('Accept-Language', 'de');
+      const res = await u.http
+        .get(`${API}/navigation`)
+        .set('Authorization', `Bearer ${await u.login(admin.login, admin.password)}`)
+        .set('Accept-Language', 'de');
       const data = res.body.data as Entry[];
       expect(codes(data)).toEqual(['reports:zeta', 'plain:']);
       expect(data[0]!.label).toBe('Berichte');

@@ -16,7 +16,11 @@ describe('partial allowlists and limits', () => {
   const logged: string[] = [];
 
   beforeAll(async () => {
-    const logger = { info() {}, warn() {}, error: (_message: string, fields?: Record<string, unknown>) => logged.push(String(fields?.error ?? '')) };
+    const logger = {
+      info() {},
+      warn() {},
+      error: (_message: string, fields?: Record<string, unknown>) => logged.push(String(fields?.error ?? '')),
+    };
     t = await startTestAdmin({ plugins: [...plugins, partialsPlugin], logger });
     su = await signIn(t, { isSuperuser: true });
   });
@@ -44,24 +48,63 @@ describe('partial allowlists and limits', () => {
   };
 
   it('keeps allowed elements, drops script-like elements with their content, unwraps unknown ones, drops comments', async () => {
-    const nodes = await render('<p>a<script>alert(1)</script>b<style>p{}</style>c<iframe src="https://x"></iframe>d<!-- note --><acme-box>e<font color="red">f</font></acme-box><textarea>g</textarea><svg><a href="https://x">h</a></svg><math><mi>i</mi></math><noscript>j</noscript><template>k</template><object>l</object>m</p>');
+    const nodes = await render(
+      '<p>a<script>alert(1)</script>b<style>p{}</style>c<iframe src="https://x"></iframe>d<!-- note --><acme-box>e<font color="red">f</font></acme-box><textarea>g</textarea><svg><a href="https://x">h</a></svg><math><mi>i</mi></math><noscript>j</noscript><template>k</template><object>l</object>m</p>',
+    );
     expect(nodes).toEqual([{ tag: 'p', attrs: {}, children: [{ text: 'abcdefm' }] }]);
   });
 
   it('keeps the allowed tags, in lower case', async () => {
-    const nodes = await render('<DIV><H1>t</H1><ul><li>1</li></ul><ol start="3"><li>2</li></ol><dl><dt>k</dt><dd>v</dd></dl><table><caption>c</caption><thead><tr><th scope="col" colspan="2">h</th></tr></thead><tbody><tr><td rowspan="2">d</td></tr></tbody></table><pre><code>x</code></pre><blockquote>q</blockquote><p>a<br>b</p><hr><time datetime="2024-01-01">t</time></DIV>');
+    const nodes = await render(
+      '<DIV><H1>t</H1><ul><li>1</li></ul><ol start="3"><li>2</li></ol><dl><dt>k</dt><dd>v</dd></dl><table><caption>c</caption><thead><tr><th scope="col" colspan="2">h</th></tr></thead><tbody><tr><td rowspan="2">d</td></tr></tbody></table><pre><code>x</code></pre><blockquote>q</blockquote><p>a<br>b</p><hr><time datetime="2024-01-01">t</time></DIV>',
+    );
     const tags = elementsOf(nodes).map((node) => node.tag);
-    expect(tags).toEqual(['div', 'h1', 'ul', 'li', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'caption', 'thead', 'tr', 'th', 'tbody', 'tr', 'td', 'pre', 'code', 'blockquote', 'p', 'br', 'hr', 'time']);
+    expect(tags).toEqual([
+      'div',
+      'h1',
+      'ul',
+      'li',
+      'ol',
+      'li',
+      'dl',
+      'dt',
+      'dd',
+      'table',
+      'caption',
+      'thead',
+      'tr',
+      'th',
+      'tbody',
+      'tr',
+      'td',
+      'pre',
+      'code',
+      'blockquote',
+      'p',
+      'br',
+      'hr',
+      'time',
+    ]);
     const th = elementsOf(nodes).find((node) => node.tag === 'th')!;
     expect(th.attrs).toEqual({ scope: 'col', colspan: '2' });
     expect(elementsOf(nodes).find((node) => node.tag === 'ol')!.attrs).toEqual({ start: '3' });
     // Whitespace inside list and table structure is not served; elsewhere it is text.
-    expect((await render('<ul>\n  <li>a</li>\n</ul>'))[0]).toEqual({ tag: 'ul', attrs: {}, children: [{ tag: 'li', attrs: {}, children: [{ text: 'a' }] }] });
-    expect(await render('<b>a</b> <i>b</i>')).toEqual([{ tag: 'b', attrs: {}, children: [{ text: 'a' }] }, { text: ' ' }, { tag: 'i', attrs: {}, children: [{ text: 'b' }] }]);
+    expect((await render('<ul>\n  <li>a</li>\n</ul>'))[0]).toEqual({
+      tag: 'ul',
+      attrs: {},
+      children: [{ tag: 'li', attrs: {}, children: [{ text: 'a' }] }],
+    });
+    expect(await render('<b>a</b> <i>b</i>')).toEqual([
+      { tag: 'b', attrs: {}, children: [{ text: 'a' }] },
+      { text: ' ' },
+      { tag: 'i', attrs: {}, children: [{ text: 'b' }] },
+    ]);
   });
 
   it('keeps allowed attributes only: no event handlers, no style, no id, no unknown attribute, no bad value', async () => {
-    const nodes = await render('<div class="c" title="t" lang="de-CH" dir="RTL" id="x" style="color:red" onclick="alert(1)" onmouseover="x" data-x="1" hidden>a</div><td colspan="2">b</td><img src="https://x/i.png" alt="i" width="10" height="20" onerror="alert(1)" srcset="https://y/1.png 1x"><a href="https://x" target="_blank" rel="opener" ping="https://y">l</a><td colspan="2; x" rowspan="-1">c</td><span dir="sideways" lang="not a tag">d</span>');
+    const nodes = await render(
+      '<div class="c" title="t" lang="de-CH" dir="RTL" id="x" style="color:red" onclick="alert(1)" onmouseover="x" data-x="1" hidden>a</div><td colspan="2">b</td><img src="https://x/i.png" alt="i" width="10" height="20" onerror="alert(1)" srcset="https://y/1.png 1x"><a href="https://x" target="_blank" rel="opener" ping="https://y">l</a><td colspan="2; x" rowspan="-1">c</td><span dir="sideways" lang="not a tag">d</span>',
+    );
     expect(nodes[0]).toEqual({ tag: 'div', attrs: { class: 'c', title: 't', lang: 'de-CH', dir: 'rtl' }, children: [{ text: 'a' }] });
     const img = elementsOf(nodes).find((node) => node.tag === 'img')!;
     expect(img).toEqual({ tag: 'img', attrs: { src: 'https://x/i.png', alt: 'i', width: '10', height: '20' }, children: [] });
@@ -73,21 +116,52 @@ describe('partial allowlists and limits', () => {
 
   it('keeps http, https, mailto and relative URLs; refuses every other scheme, however it is written', async () => {
     const hrefOf = async (href: string) => elementsOf(await render(`<a href="${href}">x</a>`))[0]!.attrs.href;
-    for (const ok of ['https://example.com/a', 'http://example.com', 'mailto:a@example.com', '/relative/path', 'relative', '../up', '#anchor', '?q=a:b', './a:b', '//example.com/x', 'HTTPS://EXAMPLE.COM']) {
+    for (const ok of [
+      'https://example.com/a',
+      'http://example.com',
+      'mailto:a@example.com',
+      '/relative/path',
+      'relative',
+      '../up',
+      '#anchor',
+      '?q=a:b',
+      './a:b',
+      '//example.com/x',
+      'HTTPS://EXAMPLE.COM',
+    ]) {
       expect(await hrefOf(ok), ok).toBe(ok);
     }
     expect(await hrefOf('  https://example.com/a\n')).toBe('https://example.com/a');
     const refusedUrls = [
-      'javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)',
-      '&#106;avascript:alert(1)', '&#x6A;avascript:alert(1)', '&#0000106avascript:alert(1)', 'jav&#x09;ascript:alert(1)', 'jav&Tab;ascript:alert(1)',
-      'javascript&colon;alert(1)', '&#x20;javascript:alert(1)', '\u200Bjavascript:alert(1)', '\u0001javascript:alert(1)', 'java&#0;script:alert(1)',
-      'data:text/html;base64,PHNjcmlwdD4=', 'DATA:text/html,x', 'vbscript:msgbox(1)', 'file:///etc/passwd', 'ftp://x', 'tel:123', 'blob:https://x/1',
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:alert(1)',
+      '&#106;avascript:alert(1)',
+      '&#x6A;avascript:alert(1)',
+      '&#0000106avascript:alert(1)',
+      'jav&#x09;ascript:alert(1)',
+      'jav&Tab;ascript:alert(1)',
+      'javascript&colon;alert(1)',
+      '&#x20;javascript:alert(1)',
+      '\u200Bjavascript:alert(1)',
+      '\u0001javascript:alert(1)',
+      'java&#0;script:alert(1)',
+      'data:text/html;base64,PHNjcmlwdD4=',
+      'DATA:text/html,x',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      'ftp://x',
+      'tel:123',
+      'blob:https://x/1',
     ];
     for (const bad of refusedUrls) expect(await hrefOf(bad), bad).toBeUndefined();
     const srcOf = async (src: string) => elementsOf(await render(`<img src="${src}" alt="">`))[0]!.attrs.src;
     expect(await srcOf('https://example.com/i.png')).toBe('https://example.com/i.png');
     expect(await srcOf('/media/i.png')).toBe('/media/i.png');
-    for (const bad of ['mailto:a@example.com', 'data:image/png;base64,iVBORw0KGgo=', 'javascript:alert(1)', '&#106;avascript:alert(1)']) expect(await srcOf(bad), bad).toBeUndefined();
+    for (const bad of ['mailto:a@example.com', 'data:image/png;base64,iVBORw0KGgo=', 'javascript:alert(1)', '&#106;avascript:alert(1)'])
+      expect(await srcOf(bad), bad).toBeUndefined();
   });
 
   it('serves at most 2000 nodes: exactly 2000 is served, 2001 is refused', async () => {

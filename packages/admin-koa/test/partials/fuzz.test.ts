@@ -9,16 +9,51 @@ import { elementsOf, expectAllowed, insertCard, textOf } from './support.ts';
 
 /** Markup that attacks sanitizers, and markup that is fine. */
 const PIECES = [
-  '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">', '<a href="&#106;avascript:alert(1)">',
-  '<a href=" jav&#x09;ascript:alert(1)">', '<a href="java&#0;script:x">', '<svg onload=alert(1)>', '<iframe src="data:text/html,x">', '<div style="x" onclick="y">',
-  '</div>', '<p>', '<b>', '</b>', '<!--', '-->', '<style>', '<math><mi>', '<table><tr><td>', '<img src="data:image/png,x">',
-  '<a href="https://ok.example">', '<object data=x>', '"', "'", '&', '&lt;', '<![CDATA[', ']]>', '<textarea>', '<title>',
-  '<noscript><p title="</noscript><img src=x onerror=alert(1)>">', '<form><button formaction=javascript:alert(1)>', '<a href="vbscript:x">',
-  '<a href="DATA:text/html,x">', '<img src="//x.example/i.png">', '<a href=mailto:x@example.com>', '<x-el onclick=1>', '<base href="javascript:/">',
-  '<a href="\u200Bjavascript:x">', '<a href="javascript&colon;x">', '<img src="https://x.example/i.png" srcset="javascript:x">', '<td colspan="1 onclick=x">',
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '<a href="javascript:alert(1)">',
+  '<a href="&#106;avascript:alert(1)">',
+  '<a href=" jav&#x09;ascript:alert(1)">',
+  '<a href="java&#0;script:x">',
+  '<svg onload=alert(1)>',
+  '<iframe src="data:text/html,x">',
+  '<div style="x" onclick="y">',
+  '</div>',
+  '<p>',
+  '<b>',
+  '</b>',
+  '<!--',
+  '-->',
+  '<style>',
+  '<math><mi>',
+  '<table><tr><td>',
+  '<img src="data:image/png,x">',
+  '<a href="https://ok.example">',
+  '<object data=x>',
+  '"',
+  "'",
+  '&',
+  '&lt;',
+  '<![CDATA[',
+  ']]>',
+  '<textarea>',
+  '<title>',
+  '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+  '<form><button formaction=javascript:alert(1)>',
+  '<a href="vbscript:x">',
+  '<a href="DATA:text/html,x">',
+  '<img src="//x.example/i.png">',
+  '<a href=mailto:x@example.com>',
+  '<x-el onclick=1>',
+  '<base href="javascript:/">',
+  '<a href="\u200Bjavascript:x">',
+  '<a href="javascript&colon;x">',
+  '<img src="https://x.example/i.png" srcset="javascript:x">',
+  '<td colspan="1 onclick=x">',
 ];
 /** No NUL (PostgreSQL text refuses it) and no lone surrogate (not UTF-8). */
-const text = (maxLength: number) => fc.string({ unit: 'binary', maxLength }).map((value) => value.replace(/\u0000/g, '').replace(/[\uD800-\uDFFF]/g, ''));
+const text = (maxLength: number) =>
+  fc.string({ unit: 'binary', maxLength }).map((value) => value.replace(/\u0000/g, '').replace(/[\uD800-\uDFFF]/g, ''));
 
 /** HTML parsing normalizes line breaks: a text node holds `\n` where the source had `\r\n` or `\r`. */
 const asParsed = (value: string) => value.replace(/\r\n?/g, '\n');

@@ -22,13 +22,16 @@ export const Card = defineEntity({
 
 class PartialsInit extends Migration {
   override up(): void {
-    this.addSql('create table test_partial_cards (id serial primary key, title varchar(200) not null, body text null, link varchar(500) null, owner_id int not null)');
+    this.addSql(
+      'create table test_partial_cards (id serial primary key, title varchar(200) not null, body text null, link varchar(500) null, owner_id int not null)',
+    );
   }
 }
 
 export const CARDS = 'test/partials/cards';
 export const CARDS_PERMISSION = 'test.partials.cards';
-const mine = ({ principal }: { principal: { admin: { isSuperuser: boolean; id: number } } }) => (principal.admin.isSuperuser ? undefined : { owner_id: principal.admin.id });
+const mine = ({ principal }: { principal: { admin: { isSuperuser: boolean; id: number } } }) =>
+  principal.admin.isSuperuser ? undefined : { owner_id: principal.admin.id };
 
 class Secret {
   code = 'hidden';
@@ -70,20 +73,44 @@ export const cardsController = defineController({
     },
     reach: {
       template: [
-        '{{ item.constructor }}', '{{ item.__proto__ }}', '{{ item["__proto__"] }}', '{{ item.toString }}', '{{ item.hasOwnProperty }}',
-        '{{ item.valueOf }}', '{{ text.constructor }}', '{{ text.constructor.constructor }}', '{{ list.constructor }}',
-        '{{ list.push }}', '{{ constructor }}', '{{ __proto__ }}', '{{ process }}', '{{ global }}', '{{ globalThis }}', '{{ require }}',
-        '{{ this }}', '{{ item | map: "constructor" }}', '{{ list | map: "constructor" }}', '{{ list | where: "constructor" }}',
-        '{{ list | map: "__proto__" | first }}', '{{ text | split: "" | map: "constructor" }}', '{{ item.nested.constructor }}',
-        '{{ item.fn }}', '{{ item.secret }}',
-      ].map((probe) => `<span>${probe}</span>`).join(''),
+        '{{ item.constructor }}',
+        '{{ item.__proto__ }}',
+        '{{ item["__proto__"] }}',
+        '{{ item.toString }}',
+        '{{ item.hasOwnProperty }}',
+        '{{ item.valueOf }}',
+        '{{ text.constructor }}',
+        '{{ text.constructor.constructor }}',
+        '{{ list.constructor }}',
+        '{{ list.push }}',
+        '{{ constructor }}',
+        '{{ __proto__ }}',
+        '{{ process }}',
+        '{{ global }}',
+        '{{ globalThis }}',
+        '{{ require }}',
+        '{{ this }}',
+        '{{ item | map: "constructor" }}',
+        '{{ list | map: "constructor" }}',
+        '{{ list | where: "constructor" }}',
+        '{{ list | map: "__proto__" | first }}',
+        '{{ text | split: "" | map: "constructor" }}',
+        '{{ item.nested.constructor }}',
+        '{{ item.fn }}',
+        '{{ item.secret }}',
+      ]
+        .map((probe) => `<span>${probe}</span>`)
+        .join(''),
       viewModel: () => ({ item: { a: 'x', nested: { b: 1 } }, text: 'abc', list: ['a', 'b'] }),
     },
     bad_model: { template: '{{ secret.code }}', viewModel: () => ({ secret: new Secret() }) },
     // Work bounds of the engine: output, allocations, time.
     greedy: { template: '{% for i in (1..100000) %}.{% endfor %}' },
     hungry: { template: '{% for i in (1..10000000) %}{% endfor %}' },
-    slow: { template: '{% for i in (1..1999) %}{% for j in (1..1999) %}{% if j > i %}{% assign k = j | plus: i %}{% endif %}{% endfor %}{% endfor %}' },
+    slow: {
+      template:
+        '{% for i in (1..1999) %}{% for j in (1..1999) %}{% if j > i %}{% assign k = j | plus: i %}{% endif %}{% endfor %}{% endfor %}',
+    },
   },
 });
 

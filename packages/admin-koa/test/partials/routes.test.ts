@@ -61,15 +61,21 @@ describe('partial routes', () => {
     const res = await ann.get(`${CARDS}/partials/card`);
     expect(res.body).toEqual({ data: { nodes: [{ tag: 'p', attrs: {}, children: [{ text: 'Not saved yet' }] }] }, meta: {} });
     // Strings follow the request's locale.
-    expect((await ann.locale('de').get(`${CARDS}/partials/card`)).body.data.nodes[0].children).toEqual([{ text: 'Noch nicht gespeichert' }]);
+    expect((await ann.locale('de').get(`${CARDS}/partials/card`)).body.data.nodes[0].children).toEqual([
+      { text: 'Noch nicht gespeichert' },
+    ]);
   });
 
-  it('a non-form partial renders its own view model (principal, a query through the request\'s entity manager, plural strings)', async () => {
+  it("a non-form partial renders its own view model (principal, a query through the request's entity manager, plural strings)", async () => {
     const res = await ann.get(`${CARDS}/partials/list_header`);
     expect(res.status).toBe(200);
     const count = Number((await t.sql<{ n: number }>('select count(*)::int as n from test_partial_cards'))[0]!.n);
     expect(res.body.data.nodes).toEqual([
-      { tag: 'p', attrs: { class: 'header' }, children: [{ text: `${count} cards ` }, { tag: 'strong', attrs: {}, children: [{ text: 'ann_partials' }] }] },
+      {
+        tag: 'p',
+        attrs: { class: 'header' },
+        children: [{ text: `${count} cards ` }, { tag: 'strong', attrs: {}, children: [{ text: 'ann_partials' }] }],
+      },
     ]);
   });
 
@@ -96,7 +102,9 @@ describe('partial routes', () => {
     }
     // Twice in the query is not one id.
     expect422(await ann.get(`${CARDS}/partials/card?id=${annCard}&id=${annCard}`), ['id']);
-    expect((await ann.locale('de').get(`${CARDS}/partials/card`, { id: 'x' })).body.error.details.id).toEqual(['Muss eine Datensatz-ID sein (eine positive ganze Zahl).']);
+    expect((await ann.locale('de').get(`${CARDS}/partials/card`, { id: 'x' })).body.error.details.id).toEqual([
+      'Muss eine Datensatz-ID sein (eine positive ganze Zahl).',
+    ]);
   });
 
   it('other query parameters are 422 naming them', async () => {
@@ -116,7 +124,7 @@ describe('partial routes', () => {
     expect((await su.get('cms/journal/categories/partials/preview')).status).toBe(404);
   });
 
-  it('the controller\'s permissions apply: 401 without a principal, 403 without the permission', async () => {
+  it("the controller's permissions apply: 401 without a principal, 403 without the permission", async () => {
     expect((await t.http.get(`${API}/${CARDS}/partials/card`)).status).toBe(401);
     const nobody = await signIn(t, { permissions: { 'cms.journal.access_posts': 1 } });
     const res = await nobody.get(`${CARDS}/partials/card`);

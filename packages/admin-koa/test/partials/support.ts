@@ -4,15 +4,68 @@ import type { TestAdmin } from '../../../../test/support/app.ts';
 
 /** The documented allowlists (docs/partials.md), written out here so that a change to the code must also change the test. */
 export const DOC_TAGS = new Set([
-  'div', 'span', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'a', 'strong', 'em', 'b', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'small', 'mark', 'abbr', 'q', 'cite',
-  'code', 'pre', 'kbd', 'samp', 'var', 'blockquote', 'time', 'img', 'figure', 'figcaption',
-  'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
+  'div',
+  'span',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'a',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'u',
+  's',
+  'del',
+  'ins',
+  'sub',
+  'sup',
+  'small',
+  'mark',
+  'abbr',
+  'q',
+  'cite',
+  'code',
+  'pre',
+  'kbd',
+  'samp',
+  'var',
+  'blockquote',
+  'time',
+  'img',
+  'figure',
+  'figcaption',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'caption',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
 ]);
 const GLOBAL_ATTRS = ['class', 'title', 'lang', 'dir'];
 export const DOC_ATTRS: Record<string, string[]> = {
-  a: ['href'], img: ['src', 'alt', 'width', 'height'], td: ['colspan', 'rowspan'], th: ['colspan', 'rowspan', 'scope'],
-  ol: ['start'], time: ['datetime'], del: ['datetime'], ins: ['datetime'],
+  a: ['href'],
+  img: ['src', 'alt', 'width', 'height'],
+  td: ['colspan', 'rowspan'],
+  th: ['colspan', 'rowspan', 'scope'],
+  ol: ['start'],
+  time: ['datetime'],
+  del: ['datetime'],
+  ins: ['datetime'],
 };
 
 /**
@@ -41,7 +94,8 @@ export function expectAllowed(nodes: PartialNode[], depth = 1): void {
       expect(typeof value).toBe('string');
       if (name === 'href' || name === 'src') {
         const scheme = schemeOf(value);
-        if (scheme !== undefined) expect(name === 'href' ? ['http', 'https', 'mailto'] : ['http', 'https'], `${name}="${value}"`).toContain(scheme);
+        if (scheme !== undefined)
+          expect(name === 'href' ? ['http', 'https', 'mailto'] : ['http', 'https'], `${name}="${value}"`).toContain(scheme);
       }
     }
     expect(depth).toBeLessThanOrEqual(32);
@@ -49,8 +103,10 @@ export function expectAllowed(nodes: PartialNode[], depth = 1): void {
   }
 }
 
-export const countNodes = (nodes: PartialNode[]): number => nodes.reduce((sum, node) => sum + 1 + ('children' in node ? countNodes(node.children) : 0), 0);
-export const depthOf = (nodes: PartialNode[]): number => nodes.reduce((max, node) => Math.max(max, 1 + ('children' in node ? depthOf(node.children) : 0)), 0);
+export const countNodes = (nodes: PartialNode[]): number =>
+  nodes.reduce((sum, node) => sum + 1 + ('children' in node ? countNodes(node.children) : 0), 0);
+export const depthOf = (nodes: PartialNode[]): number =>
+  nodes.reduce((max, node) => Math.max(max, 1 + ('children' in node ? depthOf(node.children) : 0)), 0);
 /** The text of a tree, in document order. */
 export const textOf = (nodes: PartialNode[]): string => nodes.map((node) => ('text' in node ? node.text : textOf(node.children))).join('');
 /** Every element of a tree, in document order. */
@@ -58,7 +114,14 @@ export const elementsOf = (nodes: PartialNode[]): Array<Extract<PartialNode, { t
   nodes.flatMap((node) => ('tag' in node ? [node, ...elementsOf(node.children)] : []));
 
 /** A card written straight into the table. */
-export async function insertCard(t: TestAdmin, ownerId: number, values: { title?: string; body?: string | null; link?: string | null } = {}): Promise<number> {
-  const rows = await t.sql<{ id: number }>('insert into test_partial_cards (title, body, link, owner_id) values (?, ?, ?, ?) returning id', [values.title ?? 'A card', values.body ?? null, values.link ?? null, ownerId]);
+export async function insertCard(
+  t: TestAdmin,
+  ownerId: number,
+  values: { title?: string; body?: string | null; link?: string | null } = {},
+): Promise<number> {
+  const rows = await t.sql<{ id: number }>(
+    'insert into test_partial_cards (title, body, link, owner_id) values (?, ?, ?, ?) returning id',
+    [values.title ?? 'A card', values.body ?? null, values.link ?? null, ownerId],
+  );
   return Number(rows[0]!.id);
 }

@@ -6,7 +6,10 @@ import { plugins } from '../../../../examples/blog/src/plugins/index.ts';
 import { signIn, STOREFRONT, type Client } from '../controllers/support.ts';
 import { ITEMS, LAB_ASSETS, labPlugin } from './support.ts';
 
-const contentHash = async (file: URL) => createHash('sha256').update(await readFile(file)).digest('hex');
+const contentHash = async (file: URL) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 
 /** `GET /field-types` (spec 4.2) and FormView `assets` (spec 2.5) with `?v=<content hash>` URLs (spec 9). */
 describe('plugin field types in schemas', () => {
@@ -39,7 +42,12 @@ describe('plugin field types in schemas', () => {
       styles: [expect.stringMatching(/^\/backend\/assets\/tfx\/lab\/lab\.css\?v=[0-9a-f]{8,64}$/)],
       upload: { maxBytes: 1024, accept: ['txt'] },
     });
-    expect(byAlias.motto).toMatchObject({ alias: 'motto', translatable: true, options: [], scripts: [expect.stringContaining('/motto.js?v='), byAlias.stamp!.scripts[0]] });
+    expect(byAlias.motto).toMatchObject({
+      alias: 'motto',
+      translatable: true,
+      options: [],
+      scripts: [expect.stringContaining('/motto.js?v='), byAlias.stamp!.scripts[0]],
+    });
     expect(byAlias.motto).not.toHaveProperty('upload');
     expect(byAlias.color).toMatchObject({ plugin: 'acme.catalog', element: 'acme-color-picker', options: ['palette'] });
     urls.stamp = byAlias.stamp!.scripts[0]!;
@@ -48,7 +56,11 @@ describe('plugin field types in schemas', () => {
   });
 
   it('each ?v= is the content hash of the file, and the URL serves that file', async () => {
-    for (const [key, file] of [['stamp', 'stamp.js'], ['motto', 'motto.js'], ['css', 'lab.css']] as const) {
+    for (const [key, file] of [
+      ['stamp', 'stamp.js'],
+      ['motto', 'motto.js'],
+      ['css', 'lab.css'],
+    ] as const) {
       const version = new URL(urls[key]!, 'http://x').searchParams.get('v')!;
       expect((await contentHash(LAB_ASSETS[file])).startsWith(version)).toBe(true);
       const served = await t.http.get(urls[key]!);
@@ -69,8 +81,22 @@ describe('plugin field types in schemas', () => {
     // stamp (stamp.js, lab.css), motto (motto.js, stamp.js, lab.css), code (stamp again).
     expect(res.body.data.assets).toEqual({ scripts: [urls.stamp, urls.motto], styles: [urls.css] });
     const fields = Object.fromEntries((res.body.data.fields as Array<{ name: string }>).map((f) => [f.name, f]));
-    expect(fields.stamp).toEqual({ name: 'stamp', type: 'stamp', label: 'Stamp', element: 'tfx-stamp', translatable: false, typeOptions: { maxLength: 12 } });
-    expect(fields.motto).toEqual({ name: 'motto', type: 'motto', label: 'Motto', element: 'tfx-motto', translatable: true, typeOptions: {} });
+    expect(fields.stamp).toEqual({
+      name: 'stamp',
+      type: 'stamp',
+      label: 'Stamp',
+      element: 'tfx-stamp',
+      translatable: false,
+      typeOptions: { maxLength: 12 },
+    });
+    expect(fields.motto).toEqual({
+      name: 'motto',
+      type: 'motto',
+      label: 'Motto',
+      element: 'tfx-motto',
+      translatable: true,
+      typeOptions: {},
+    });
   });
 
   it('a form without plugin field types has empty asset lists', async () => {

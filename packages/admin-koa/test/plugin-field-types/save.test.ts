@@ -47,7 +47,7 @@ describe('saving plugin field types', () => {
       expect(german.body.meta.notices).toEqual([{ field: 'stamp', message: 'Der Stempel wurde als „xy“ gespeichert.', locale: 'de' }]);
     });
 
-    it('a FieldError of the type is a 422 on that field with the type\'s code; nothing is written', async () => {
+    it("a FieldError of the type is a 422 on that field with the type's code; nothing is written", async () => {
       const before = await snapshot(t, TABLES);
       const res = await su.post(ITEMS, { name: 'Bad', stamp: 42 });
       expect422(res, ['stamp'], 'stamp.invalid');
@@ -57,7 +57,7 @@ describe('saving plugin field types', () => {
       expect(await snapshot(t, TABLES)).toEqual(before);
     });
 
-    it('the field\'s typeOptions reach decode', async () => {
+    it("the field's typeOptions reach decode", async () => {
       const res = await su.post(ITEMS, { name: 'Long', stamp: 'abcdefghijklm' });
       expect422(res, ['stamp'], 'stamp.too_long');
       expect(res.body.error.details.stamp).toEqual(['A stamp has at most 12 characters.']);
@@ -150,7 +150,10 @@ describe('saving plugin field types', () => {
     it('decodes each sent locale with that locale, and stores an object with every served locale', async () => {
       const body = await create({ motto: { en: 'Hello', de: 'Hallo' } });
       expect(body.data.motto).toEqual({ en: 'Hello', de: 'Hallo' });
-      expect(calls.map((c) => [c.locale, c.value])).toEqual([['en', 'Hello'], ['de', 'Hallo']]);
+      expect(calls.map((c) => [c.locale, c.value])).toEqual([
+        ['en', 'Hello'],
+        ['de', 'Hallo'],
+      ]);
       const only = await create({ motto: { de: 'Nur Deutsch' } });
       expect(only.data.motto).toEqual({ en: null, de: 'Nur Deutsch' });
       const [row] = await t.sql<{ motto: unknown }>('select motto from tfx_lab_items where id = ?', [only.data.id]);

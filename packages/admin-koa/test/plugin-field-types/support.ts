@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { defineEntity, p, type MigrationObject } from '@mikro-orm/core';
-import { defineController, definePlugin, definePluginFieldType, FieldError, Migration, NotFound, type PluginDefinition } from '@cms/admin-core';
+import {
+  defineController,
+  definePlugin,
+  definePluginFieldType,
+  FieldError,
+  Migration,
+  NotFound,
+  type PluginDefinition,
+} from '@cms/admin-core';
 
 /*
  * `tfx/lab`: a test plugin with two field types of its own.
@@ -27,19 +35,25 @@ export const LabItem = defineEntity({
 
 class LabInit extends Migration {
   override up(): void {
-    this.addSql(`create table tfx_lab_items (id serial primary key, name varchar(100) not null, stamp varchar(20) null, code varchar(20) null, motto jsonb null)`);
+    this.addSql(
+      `create table tfx_lab_items (id serial primary key, name varchar(100) not null, stamp varchar(20) null, code varchar(20) null, motto jsonb null)`,
+    );
     this.addSql(`create table tfx_lab_log (id serial primary key, note text not null)`);
   }
 }
 
-const logWrite = (em: { execute(sql: string, params: unknown[]): Promise<unknown> }, note: string) => em.execute('insert into tfx_lab_log (note) values (?)', [note]);
+const logWrite = (em: { execute(sql: string, params: unknown[]): Promise<unknown> }, note: string) =>
+  em.execute('insert into tfx_lab_log (note) values (?)', [note]);
 
 export const stampType = definePluginFieldType({
   element: 'tfx-stamp',
   assets: { scripts: ['stamp.js'], styles: ['lab.css'] },
   columnTypes: ['varchar'],
   options: {
-    maxLength: { check: (v) => (Number.isSafeInteger(v) && (v as number) > 0) || 'must be a whole number above 0', hint: 'For example `maxLength: 12`.' },
+    maxLength: {
+      check: (v) => (Number.isSafeInteger(v) && (v as number) > 0) || 'must be a whole number above 0',
+      hint: 'For example `maxLength: 12`.',
+    },
   },
   async decode(value, ctx) {
     calls.push({ type: 'stamp', value, locale: ctx.locale, mode: ctx.mode });

@@ -23,12 +23,18 @@ describe('uploads to a plugin field type', () => {
   afterAll(() => t.close());
 
   const upload = (client: Client, path: string, content: string | Buffer, name = 'stamp.txt', field = 'file') =>
-    t.http.post(`${API}/${path}`).set('Authorization', `Bearer ${client.token}`).attach(field, Buffer.isBuffer(content) ? content : Buffer.from(content), name);
+    t.http
+      .post(`${API}/${path}`)
+      .set('Authorization', `Bearer ${client.token}`)
+      .attach(field, Buffer.isBuffer(content) ? content : Buffer.from(content), name);
 
   it('hands the file and the record to the handler and answers its result as data', async () => {
     const res = await upload(su, `${ITEMS}/${item}/fields/stamp/upload`, 'hello\n', 'Stamp.TXT');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ data: { text: 'hello', size: 6, extension: 'txt', record: item, field: 'stamp', options: { maxLength: 12 } }, meta: {} });
+    expect(res.body).toEqual({
+      data: { text: 'hello', size: 6, extension: 'txt', record: item, field: 'stamp', options: { maxLength: 12 } },
+      meta: {},
+    });
   });
 
   it('answers 404 for a field without upload handler, a read-only field, an unknown field, an unknown or out-of-scope record', async () => {
@@ -47,7 +53,7 @@ describe('uploads to a plugin field type', () => {
     }
   });
 
-  it('needs the controller\'s permissions', async () => {
+  it("needs the controller's permissions", async () => {
     const stranger = await signIn(t);
     expect((await upload(stranger, `${ITEMS}/${item}/fields/stamp/upload`, 'hello')).status).toBe(403);
     const keeper = await signIn(t, { permissions: { [LAB_MANAGE]: 1 } });
@@ -55,7 +61,7 @@ describe('uploads to a plugin field type', () => {
     expect((await t.http.post(`${API}/${ITEMS}/${item}/fields/stamp/upload`).attach('file', Buffer.from('x'), 'a.txt')).status).toBe(401);
   });
 
-  it('refuses a file above the type\'s maxBytes with a 422 on file; exactly maxBytes is accepted', async () => {
+  it("refuses a file above the type's maxBytes with a 422 on file; exactly maxBytes is accepted", async () => {
     const res = await upload(su, `${ITEMS}/${item}/fields/stamp/upload`, Buffer.alloc(1025, 'a'));
     expect422(res, ['file']);
     expect((await upload(su, `${ITEMS}/${item}/fields/stamp/upload`, Buffer.alloc(1024, 'a'))).status).toBe(200);
@@ -69,7 +75,11 @@ describe('uploads to a plugin field type', () => {
     expect422(await upload(su, path, 'hello', 'stamp'), ['file']);
     expect422(await upload(su, path, 'hello', 'stamp.txt', 'upload'), ['file']);
     expect422(await t.http.post(`${API}/${path}`).set('Authorization', `Bearer ${su.token}`).field('note', 'x'), ['note']);
-    const extra = await t.http.post(`${API}/${path}`).set('Authorization', `Bearer ${su.token}`).field('note', 'x').attach('file', Buffer.from('hi'), 'a.txt');
+    const extra = await t.http
+      .post(`${API}/${path}`)
+      .set('Authorization', `Bearer ${su.token}`)
+      .field('note', 'x')
+      .attach('file', Buffer.from('hi'), 'a.txt');
     expect422(extra, ['note']);
     expect422(await su.post(path, { file: 'hello' }), ['file']);
   });
@@ -99,11 +109,18 @@ describe('uploads to a plugin field type', () => {
 
   it('a cookie session needs X-Requested-With, as every write', async () => {
     const login = await t.createAdmin({ isSuperuser: true });
-    const signedIn = await t.http.post(`${API}/auth/login`).set('X-Requested-With', 'XMLHttpRequest').send({ login: login.login, password: login.password });
+    const signedIn = await t.http
+      .post(`${API}/auth/login`)
+      .set('X-Requested-With', 'XMLHttpRequest')
+      .send({ login: login.login, password: login.password });
     const cookie = signedIn.headers['set-cookie'] as unknown as string[];
     const path = `${API}/${ITEMS}/${item}/fields/stamp/upload`;
     expect((await t.http.post(path).set('Cookie', cookie).attach('file', Buffer.from('hi'), 'a.txt')).status).toBe(403);
-    const ok = await t.http.post(path).set('Cookie', cookie).set('X-Requested-With', 'XMLHttpRequest').attach('file', Buffer.from('hi'), 'a.txt');
+    const ok = await t.http
+      .post(path)
+      .set('Cookie', cookie)
+      .set('X-Requested-With', 'XMLHttpRequest')
+      .attach('file', Buffer.from('hi'), 'a.txt');
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 });

@@ -12,12 +12,20 @@ import { MANAGE, settingsSnapshot, signIn, startSettingsAdmin } from './support.
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20240604;
 const CANARY = 'fuzz-secret-canary-';
 
-const junk = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom(null, '', 0, -1, 1.5, 2 ** 53, true, [], {}, 'nul\u0000', '<script>x</script>'));
-const value = (...plausible: fc.Arbitrary<unknown>[]) => fc.oneof({ weight: 6, arbitrary: fc.oneof(...plausible) }, { weight: 1, arbitrary: junk });
+const junk = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom(null, '', 0, -1, 1.5, 2 ** 53, true, [], {}, 'nul\u0000', '<script>x</script>'),
+);
+const value = (...plausible: fc.Arbitrary<unknown>[]) =>
+  fc.oneof({ weight: 6, arbitrary: fc.oneof(...plausible) }, { weight: 1, arbitrary: junk });
 const secret = fc.oneof(
   { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 20 }).map((text) => `${CANARY}${text}`) },
   { weight: 2, arbitrary: fc.constantFrom('', null) },
-  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant([`${CANARY}in-a-list`]), fc.constant({ key: `${CANARY}in-an-object` })) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(fc.integer(), fc.boolean(), fc.constant([`${CANARY}in-a-list`]), fc.constant({ key: `${CANARY}in-an-object` })),
+  },
 );
 const fields = {
   title: value(fc.string({ minLength: 1, maxLength: 30 })),
@@ -41,7 +49,13 @@ const fields = {
 /** Some of the keys: the read-only and unknown ones less often, so that saves do happen. */
 const body = fc
   .tuple(fc.record(fields), fc.subarray(Object.keys(fields)))
-  .map(([all, keep]) => Object.fromEntries(Object.entries(all).filter(([key]) => keep.includes(key) && (!['fixed', 'nope', 'constructor'].includes(key) || keep.length % 5 === 0))));
+  .map(([all, keep]) =>
+    Object.fromEntries(
+      Object.entries(all).filter(
+        ([key]) => keep.includes(key) && (!['fixed', 'nope', 'constructor'].includes(key) || keep.length % 5 === 0),
+      ),
+    ),
+  );
 
 describe('settings PUT bodies under arbitrary JSON', () => {
   let t: TestAdmin & { logs: string[] };

@@ -39,14 +39,20 @@ describe('settings secrets never leak', () => {
 
     const before = await settingsSnapshot(t);
     // A 422 on another field in the same PUT: the secret is valid, nothing is written.
-    const other = record('422 other field', await manager.put('settings/shop', { api_key: `${SECRET}-new`, limit: 'not a number', price: SECRET }));
+    const other = record(
+      '422 other field',
+      await manager.put('settings/shop', { api_key: `${SECRET}-new`, limit: 'not a number', price: SECRET }),
+    );
     expect(other.status).toBe(422);
     expect(Object.keys(other.body.error.details).sort()).toEqual(['limit', 'price']);
     // The secret inside a value of the wrong type, and as an unknown key's value and name.
     expect(record('422 non-string', await manager.put('settings/shop', { api_key: [SECRET] })).status).toBe(422);
     expect(record('422 unknown key', await manager.put('settings/shop', { nope: SECRET })).status).toBe(422);
     expect(record('422 read-only', await manager.put('settings/shop', { fixed: SECRET })).status).toBe(422);
-    expect(record('422 malformed', await manager.put('settings/shop').set('Content-Type', 'application/json').send(`{"api_key": "${SECRET}",`)).status).toBe(422);
+    expect(
+      record('422 malformed', await manager.put('settings/shop').set('Content-Type', 'application/json').send(`{"api_key": "${SECRET}",`))
+        .status,
+    ).toBe(422);
     expect(record('404 link', await manager.put('settings/reports_link', { api_key: SECRET })).status).toBe(404);
     const outsider = await signIn(t, { permissions: { [OTHER]: 1 } });
     expect(record('403', await outsider.put('settings/shop', { api_key: SECRET })).status).toBe(403);
@@ -60,7 +66,9 @@ describe('settings secrets never leak', () => {
     try {
       const failed = record('500', await manager.put('settings/shop', { api_key: `${SECRET}-500`, summary: 'boom' }));
       expect(failed.status).toBe(500);
-      expect(failed.body).toEqual({ error: { code: 'internal_error', message: expect.stringContaining(failed.headers['x-request-id']), details: {} } });
+      expect(failed.body).toEqual({
+        error: { code: 'internal_error', message: expect.stringContaining(failed.headers['x-request-id']), details: {} },
+      });
       // The failure was logged (with the sealed row in the database's message), not the secret.
       expect(t.logs.some((line) => line.includes('boom data='))).toBe(true);
     } finally {

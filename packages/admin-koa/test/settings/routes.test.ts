@@ -50,12 +50,37 @@ describe('settings routes', () => {
         order: 10,
       });
       const link = res.body.data.find((entry: { code: string }) => entry.code === 'reports_link');
-      expect(link).toEqual({ category: 'Miscellaneous', code: 'reports_link', controller: 'test/prefs/reports', description: '', icon: '', keywords: [], label: 'Reports', model: '', order: 5 });
+      expect(link).toEqual({
+        category: 'Miscellaneous',
+        code: 'reports_link',
+        controller: 'test/prefs/reports',
+        description: '',
+        icon: '',
+        keywords: [],
+        label: 'Reports',
+        model: '',
+        order: 5,
+      });
       const admins = res.body.data.find((entry: { code: string }) => entry.code === 'admins');
-      expect(admins).toMatchObject({ code: 'admins', controller: 'cms/backend/admins', model: '', category: 'System', label: 'Administrators', icon: 'icon-user', order: 900 });
+      expect(admins).toMatchObject({
+        code: 'admins',
+        controller: 'cms/backend/admins',
+        model: '',
+        category: 'System',
+        label: 'Administrators',
+        icon: 'icon-user',
+        order: 900,
+      });
       const german = await root.locale('de').get('settings');
-      expect(german.body.data.find((entry: { code: string }) => entry.code === 'shop')).toMatchObject({ label: 'Laden', category: 'Ladenkategorie', keywords: ['Geschäft', 'plain keyword'] });
-      expect(german.body.data.find((entry: { code: string }) => entry.code === 'admins')).toMatchObject({ label: 'Administratoren', category: 'System' });
+      expect(german.body.data.find((entry: { code: string }) => entry.code === 'shop')).toMatchObject({
+        label: 'Laden',
+        category: 'Ladenkategorie',
+        keywords: ['Geschäft', 'plain keyword'],
+      });
+      expect(german.body.data.find((entry: { code: string }) => entry.code === 'admins')).toMatchObject({
+        label: 'Administratoren',
+        category: 'System',
+      });
     });
 
     it('filters per admin: entry permissions (any one), superusers only without permissions', async () => {
@@ -175,7 +200,19 @@ describe('settings routes', () => {
       expect(res.body.meta.secrets).toEqual({ api_key: 'empty', webhook_secret: 'empty' });
       expect(res.body.meta.notices).toEqual([{ field: 'intro', message: expect.stringContaining('Introduction'), locale: 'en' }]);
       const row = await storedRow(t, 'shop');
-      expect(row!.data).toEqual({ title: 'My shop', intro: '<p>Hello</p>', notes: '# Notes', limit: 12, enabled: true, color: 'blue', launch: '2024-05-01', opens: '2024-05-01T08:00:00.000Z', tags: ['b', 'a'], price: '12.50', motto: { en: 'Hi', de: '' } });
+      expect(row!.data).toEqual({
+        title: 'My shop',
+        intro: '<p>Hello</p>',
+        notes: '# Notes',
+        limit: 12,
+        enabled: true,
+        color: 'blue',
+        launch: '2024-05-01',
+        opens: '2024-05-01T08:00:00.000Z',
+        tags: ['b', 'a'],
+        price: '12.50',
+        motto: { en: 'Hi', de: '' },
+      });
       expect(row!.secrets).toEqual({});
       const again = await manager.get('settings/shop');
       expect(again.body.data).toEqual(res.body.data);
@@ -190,8 +227,10 @@ describe('settings routes', () => {
       expect((await storedRow(t, 'shop'))!.data).toMatchObject({ color: null, enabled: false, limit: null });
     });
 
-    it('reports a sanitized value in the admin\'s locale', async () => {
-      const res = await manager.locale('de').put('settings/shop', { intro: '<img src=x onerror=alert(1)>', notes: 'Hi <script>alert(1)</script>' });
+    it("reports a sanitized value in the admin's locale", async () => {
+      const res = await manager
+        .locale('de')
+        .put('settings/shop', { intro: '<img src=x onerror=alert(1)>', notes: 'Hi <script>alert(1)</script>' });
       expect(res.status).toBe(200);
       expect(res.body.data.intro).toBe('<img src="x">');
       expect(res.body.data.notes).not.toContain('<script');
@@ -206,7 +245,10 @@ describe('settings routes', () => {
       expect422(await manager.put('settings/shop', { title: 'x', nope: 1, constructor: 1 }), ['nope', 'constructor']);
       expect422(await manager.put('settings/shop', { fixed: 'changed' }), ['fixed']);
       // The adapter's JSON reader refuses a `__proto__` key outright (the core names it too: service.test.ts).
-      const proto = await manager.put('settings/shop').set('Content-Type', 'application/json').send('{"__proto__": {"title": "x"}, "title": "y"}');
+      const proto = await manager
+        .put('settings/shop')
+        .set('Content-Type', 'application/json')
+        .send('{"__proto__": {"title": "x"}, "title": "y"}');
       expect(proto.status).toBe(422);
       expect422(await manager.put('settings/shop').set('Content-Type', 'application/json').send('[1]'), ['body']);
       expect422(await manager.put('settings/shop', { title: 'a\u0000b' }), ['title']);
@@ -218,7 +260,16 @@ describe('settings routes', () => {
       expect422(await manager.put('settings/shop', { price: '12.345' }), ['price'], 'money.too_precise');
       expect422(await manager.put('settings/shop', { price: 12.5 }), ['price'], 'money.invalid');
       expect422(await manager.put('settings/shop', { tags: 'a,b' }), ['tags'], 'taglist.invalid');
-      const many = await manager.put('settings/shop', { title: 'still fine', launch: '1999-12-31', limit: 'abc', enabled: 'maybe', color: 'green', motto: { fr: 'x' }, opens: '2024-05-01T10:00:00', title2: undefined });
+      const many = await manager.put('settings/shop', {
+        title: 'still fine',
+        launch: '1999-12-31',
+        limit: 'abc',
+        enabled: 'maybe',
+        color: 'green',
+        motto: { fr: 'x' },
+        opens: '2024-05-01T10:00:00',
+        title2: undefined,
+      });
       expect422(many, ['launch', 'limit', 'enabled', 'color', 'motto', 'opens']);
       expect(many.body.error.details.launch[0]).toMatch(/2000-01-01/);
       expect422(await manager.put('settings/shop', { title: 5 }), ['title']);
@@ -240,11 +291,18 @@ describe('settings routes', () => {
 
     it('needs X-Requested-With on the cookie transport', async () => {
       const admin = await t.createAdmin({ permissions: { [MANAGE]: 1 } });
-      const login = await t.http.post(`${API}/auth/login`).set('X-Requested-With', 'XMLHttpRequest').send({ login: admin.login, password: admin.password });
+      const login = await t.http
+        .post(`${API}/auth/login`)
+        .set('X-Requested-With', 'XMLHttpRequest')
+        .send({ login: admin.login, password: admin.password });
       const cookie = login.headers['set-cookie'] as unknown as string[];
       const refused = await t.http.put(`${API}/settings/shop`).set('Cookie', cookie).send({ title: 'cookie' });
       expect(refused.status).toBe(403);
-      const accepted = await t.http.put(`${API}/settings/shop`).set('Cookie', cookie).set('X-Requested-With', 'XMLHttpRequest').send({ title: 'cookie' });
+      const accepted = await t.http
+        .put(`${API}/settings/shop`)
+        .set('Cookie', cookie)
+        .set('X-Requested-With', 'XMLHttpRequest')
+        .send({ title: 'cookie' });
       expect(accepted.status).toBe(200);
       expect(accepted.body.data.title).toBe('cookie');
     });
@@ -268,12 +326,44 @@ describe('settings routes', () => {
       expect(view.name).toBe('Shop');
       expect(view.modelClass).toBe('test.prefs/shop');
       expect(view.fields.map((field: { name: string }) => field.name)).toEqual([
-        'title', 'intro', 'notes', 'summary', 'limit', 'enabled', 'color', 'launch', 'opens', 'tags', 'price', 'motto', 'fixed', 'api_key', 'webhook_secret',
+        'title',
+        'intro',
+        'notes',
+        'summary',
+        'limit',
+        'enabled',
+        'color',
+        'launch',
+        'opens',
+        'tags',
+        'price',
+        'motto',
+        'fixed',
+        'api_key',
+        'webhook_secret',
       ]);
       const byName = Object.fromEntries(view.fields.map((field: { name: string }) => [field.name, field]));
       expect(byName.title).toEqual({ name: 'title', type: 'text', label: 'Title', tab: 'General', required: true });
-      expect(byName.enabled).toEqual({ name: 'enabled', type: 'dropdown', label: 'Enabled', default: false, options: [{ label: 'Yes', value: true }, { label: 'No', value: false }] });
-      expect(byName.color).toEqual({ name: 'color', type: 'dropdown', label: 'Color', options: [{ label: 'Red', value: 'red' }, { label: 'Blue', value: 'blue' }], emptyOption: 'None' });
+      expect(byName.enabled).toEqual({
+        name: 'enabled',
+        type: 'dropdown',
+        label: 'Enabled',
+        default: false,
+        options: [
+          { label: 'Yes', value: true },
+          { label: 'No', value: false },
+        ],
+      });
+      expect(byName.color).toEqual({
+        name: 'color',
+        type: 'dropdown',
+        label: 'Color',
+        options: [
+          { label: 'Red', value: 'red' },
+          { label: 'Blue', value: 'blue' },
+        ],
+        emptyOption: 'None',
+      });
       expect(byName.price).toMatchObject({ type: 'money', currency: 'EUR', scale: 2, max: '1000' });
       expect(byName.launch).toMatchObject({ type: 'datepicker', mode: 'date', minDate: '2000-01-01' });
       expect(byName.api_key).toEqual({ name: 'api_key', type: 'password', label: 'API key', comment: 'Write-only' });
@@ -285,7 +375,10 @@ describe('settings routes', () => {
       expect(res.body.data.name).toBe('Laden');
       expect(res.body.data.meta).toEqual({ locale: 'de' });
       expect(res.body.data.fields[0].label).toBe('Titel');
-      expect(res.body.data.fields.find((f: { name: string }) => f.name === 'enabled').options).toEqual([{ label: 'Ja', value: true }, { label: 'Nein', value: false }]);
+      expect(res.body.data.fields.find((f: { name: string }) => f.name === 'enabled').options).toEqual([
+        { label: 'Ja', value: true },
+        { label: 'Nein', value: false },
+      ]);
     });
 
     it('is 404 for an unknown code or a link entry, 403 without permission', async () => {

@@ -44,6 +44,12 @@ describe('SecretBox (AES-256-GCM, HKDF-derived key)', () => {
   it('keeps no trace of the plain text in the sealed form', () => {
     const plain = 'sk_live_plaintext_1234567890';
     const sealed = box.seal(plain, HERE);
-    for (const form of [plain, Buffer.from(plain).toString('base64'), Buffer.from(plain).toString('base64url'), Buffer.from(plain).toString('hex')]) expect(sealed).not.toContain(form);
+    for (const form of [
+      plain,
+      Buffer.from(plain).toString('base64'),
+      Buffer.from(plain).toString('base64url'),
+      Buffer.from(plain).toString('hex'),
+    ])
+      expect(sealed).not.toContain(form);
   });
 });

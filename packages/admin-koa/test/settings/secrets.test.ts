@@ -86,7 +86,13 @@ describe('settings secrets', () => {
   it('is encrypted at rest: the stored text holds no trace of the secret, and opens only with the right key and place', async () => {
     const { secrets, data } = (await storedRow(t, 'shop'))!;
     const raw = JSON.stringify(await t.sql('select * from cms_settings'));
-    for (const text of [SECRET, OTHER_SECRET, Buffer.from(SECRET).toString('base64'), Buffer.from(SECRET).toString('base64url'), Buffer.from(SECRET).toString('hex')]) {
+    for (const text of [
+      SECRET,
+      OTHER_SECRET,
+      Buffer.from(SECRET).toString('base64'),
+      Buffer.from(SECRET).toString('base64url'),
+      Buffer.from(SECRET).toString('hex'),
+    ]) {
       expect(raw).not.toContain(text);
     }
     expect(JSON.stringify(data)).not.toContain('sk_live');
@@ -100,12 +106,19 @@ describe('settings secrets', () => {
 
   it('treats a sealed value moved to another field as empty, and logs the place, not the value', async () => {
     const { secrets } = (await storedRow(t, 'shop'))!;
-    await t.sql(`update cms_settings set secrets = jsonb_set(secrets, '{webhook_secret}', to_jsonb(?::text)) where code = 'shop'`, [secrets.api_key]);
+    await t.sql(`update cms_settings set secrets = jsonb_set(secrets, '{webhook_secret}', to_jsonb(?::text)) where code = 'shop'`, [
+      secrets.api_key,
+    ]);
     expect(await states()).toEqual({ api_key: 'stored', webhook_secret: 'empty' });
     t.logs.length = 0;
     expect((await t.core.settings.values('shop')).webhook_secret).toBeNull();
     expect(t.logs).toHaveLength(1);
-    expect(JSON.parse(t.logs[0]!)).toEqual({ level: 'warn', message: expect.stringContaining('does not open'), code: 'shop', field: 'webhook_secret' });
+    expect(JSON.parse(t.logs[0]!)).toEqual({
+      level: 'warn',
+      message: expect.stringContaining('does not open'),
+      code: 'shop',
+      field: 'webhook_secret',
+    });
     await manager.put('settings/shop', { webhook_secret: OTHER_SECRET });
   });
 
@@ -131,7 +144,9 @@ describe('settings secrets supplied by the environment', () => {
   let manager: Client;
 
   beforeAll(async () => {
-    t = await startSettingsAdmin({ settings: { env: { shop: { api_key: 'from-env-0123456789', webhook_secret: undefined }, vault: { token: '' } } } });
+    t = await startSettingsAdmin({
+      settings: { env: { shop: { api_key: 'from-env-0123456789', webhook_secret: undefined }, vault: { token: '' } } },
+    });
     manager = await signIn(t, { permissions: { [MANAGE]: 1 } });
   });
   afterAll(() => t.close());
@@ -165,11 +180,18 @@ describe('a stored secret under another `secret`', () => {
     try {
       const first = await createAdmin({ ...config, secret: TEST_SECRET, logger: capturingLogger() });
       try {
-        const [row] = await first.core.db.orm.em.fork().execute(`insert into cms_admins (login, email, password_hash, is_superuser) values ('rot', 'rot@example.com', 'x', true) returning id`);
+        const [row] = await first.core.db.orm.em
+          .fork()
+          .execute(
+            `insert into cms_admins (login, email, password_hash, is_superuser) values ('rot', 'rot@example.com', 'x', true) returning id`,
+          );
         const { token } = await first.core.auth.issue(Number(row.id), 'bearer');
         const app = new Koa();
         app.use(first.middleware);
-        const put = await supertest(app.callback()).put(`${API}/settings/shop`).set('Authorization', `Bearer ${token}`).send({ title: 'x', api_key: SECRET });
+        const put = await supertest(app.callback())
+          .put(`${API}/settings/shop`)
+          .set('Authorization', `Bearer ${token}`)
+          .send({ title: 'x', api_key: SECRET });
         expect(put.body.meta.secrets.api_key).toBe('stored');
       } finally {
         await first.close();

@@ -57,10 +57,17 @@ describe('SettingsService for plugin code', () => {
 
   it('answers stored values with decrypted secrets', async () => {
     await manager.put('settings/shop', { title: 'T', enabled: true, limit: 3, api_key: 'plain-key' });
-    expect(await t.core.settings.values('shop')).toMatchObject({ title: 'T', enabled: true, limit: 3, summary: 'none yet', api_key: 'plain-key', webhook_secret: 'env-hook' });
+    expect(await t.core.settings.values('shop')).toMatchObject({
+      title: 'T',
+      enabled: true,
+      limit: 3,
+      summary: 'none yet',
+      api_key: 'plain-key',
+      webhook_secret: 'env-hook',
+    });
   });
 
-  it('reads inside the caller\'s transaction (the embedded database has one connection)', async () => {
+  it("reads inside the caller's transaction (the embedded database has one connection)", async () => {
     const values = await t.core.db.orm.em.fork().transactional(async (em) => {
       // Hold a row lock on the settings row, as a save would: a read on another connection would wait.
       await em.execute(`select code from cms_settings where code = 'shop' for update`);
@@ -79,7 +86,10 @@ describe('SettingsService for plugin code', () => {
   it('names a `__proto__` key of a body as unknown, never assigning the prototype', async () => {
     const before = await settingsSnapshot(t);
     const entry = t.core.settings.formEntry('shop', principal);
-    const error = await t.core.settings.save(entry, JSON.parse('{"__proto__": {"title": "x"}, "toString": 1}'), principal, 'en').then(() => undefined, (e: unknown) => e);
+    const error = await t.core.settings.save(entry, JSON.parse('{"__proto__": {"title": "x"}, "toString": 1}'), principal, 'en').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     const details = (error as { status: number; details: Record<string, string[]> }).details;
     expect((error as { status: number }).status).toBe(422);
     expect(Object.keys(details).sort()).toEqual(['__proto__', 'toString']);

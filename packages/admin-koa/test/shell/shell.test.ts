@@ -42,18 +42,23 @@ describe('admin shell', () => {
   });
   afterAll(() => t.close());
 
-  it.each(['/backend', '/backend/', '/backend/cms/journal/posts/update/1', '/backend/login', '/backend/settings/x', '/BACKEND/Cms', '/backend/assets/cms/journal/missing.js'])(
-    'serves the shell at %s without auth, with security headers',
-    async (path) => {
-      const res = await host.get(path);
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expectSecurityHeaders(res.headers);
-      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-      expect(res.text).toMatch(/^<!doctype html>/);
-      expect(bootOf(res.text)).toEqual({ prefix: '/backend', apiBase: '/backend/api/v1', locale: 'en', locales: ['en', 'de'] });
-    },
-  );
+  it.each([
+    '/backend',
+    '/backend/',
+    '/backend/cms/journal/posts/update/1',
+    '/backend/login',
+    '/backend/settings/x',
+    '/BACKEND/Cms',
+    '/backend/assets/cms/journal/missing.js',
+  ])('serves the shell at %s without auth, with security headers', async (path) => {
+    const res = await host.get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expectSecurityHeaders(res.headers);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.text).toMatch(/^<!doctype html>/);
+    expect(bootOf(res.text)).toEqual({ prefix: '/backend', apiBase: '/backend/api/v1', locale: 'en', locales: ['en', 'de'] });
+  });
 
   it('negotiates the page language', async () => {
     const res = await host.get('/backend').set('Accept-Language', 'de-AT');
@@ -106,7 +111,13 @@ describe('admin shell', () => {
 describe('renderShell', () => {
   it('keeps `</script>` and HTML in boot data and title from breaking out', () => {
     const evil = '</script><script>alert(1)</script><!--';
-    const { html } = renderShell({ prefix: `/x${evil}`, apiBase: `/x${evil}/api/v1`, locale: `en"${evil}`, locales: ['en', evil], title: evil });
+    const { html } = renderShell({
+      prefix: `/x${evil}`,
+      apiBase: `/x${evil}/api/v1`,
+      locale: `en"${evil}`,
+      locales: ['en', evil],
+      title: evil,
+    });
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html.match(/<\/script>/g)).toHaveLength(1);
     expect(html).not.toContain('<!--');

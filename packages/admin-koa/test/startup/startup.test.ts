@@ -14,12 +14,26 @@ describe('start-up checks reach the host through createAdmin', () => {
   it.each([
     [{ secret: 'too short' }, /key "secret": the secret is missing or shorter than 32 characters/],
     [{ backend: { uri: 'backend/' } }, /key "backend\.uri"/],
-    [{ production: true, backend: { cookie_secure: false } }, /key "backend\.cookie_secure": an insecure session cookie is refused in production/],
+    [
+      { production: true, backend: { cookie_secure: false } },
+      /key "backend\.cookie_secure": an insecure session cookie is refused in production/,
+    ],
     [{ locales: ['en'], fallbackLocale: 'de' }, /key "fallbackLocale"/],
     [{ unknown: 1 }, /key "unknown": unknown configuration key/],
-    [{ plugins: [definePlugin({ vendor: 'settings', name: 'x' })] }, /plugin "settings\.x", key "vendor": "settings" is a reserved first path segment/],
-    [{ plugins: [definePlugin({ vendor: 'acme', name: 'x', controllers: [{ name: 'a' }, { name: 'a' }] })] }, /plugin "acme\.x", controller "acme\/x\/a": duplicate controller address/],
-    [{ plugins: [definePlugin({ vendor: 'acme', name: 'x', routes: [{ method: 'GET', path: '/Backend/hook', auth: 'public', handler }] })] }, /plugin "acme\.x", key "routes \/Backend\/hook": a plugin route may not be at or under the admin prefix/],
+    [
+      { plugins: [definePlugin({ vendor: 'settings', name: 'x' })] },
+      /plugin "settings\.x", key "vendor": "settings" is a reserved first path segment/,
+    ],
+    [
+      { plugins: [definePlugin({ vendor: 'acme', name: 'x', controllers: [{ name: 'a' }, { name: 'a' }] })] },
+      /plugin "acme\.x", controller "acme\/x\/a": duplicate controller address/,
+    ],
+    [
+      {
+        plugins: [definePlugin({ vendor: 'acme', name: 'x', routes: [{ method: 'GET', path: '/Backend/hook', auth: 'public', handler }] })],
+      },
+      /plugin "acme\.x", key "routes \/Backend\/hook": a plugin route may not be at or under the admin prefix/,
+    ],
     [{ plugins: [...plugins, plugins[0]] }, /plugin "cms\.journal": the plugin is registered twice/],
   ])('refuses %j before touching the database', async (patch, pattern) => {
     const config = { ...unreachable, ...patch } as AdminConfig;
@@ -32,11 +46,14 @@ describe('start-up checks reach the host through createAdmin', () => {
   });
 
   it('a refused plugin leaves the test database closed (harness path) and a valid neighbour starts', async () => {
-    await expect(
-      startTestAdmin({ plugins: [...plugins, definePlugin({ vendor: 'api', name: 'x' })] }),
-    ).rejects.toThrow(/plugin "api\.x", key "vendor"/);
+    await expect(startTestAdmin({ plugins: [...plugins, definePlugin({ vendor: 'api', name: 'x' })] })).rejects.toThrow(
+      /plugin "api\.x", key "vendor"/,
+    );
     const ok = await startTestAdmin({
-      plugins: [...plugins, definePlugin({ vendor: 'acme', name: 'hooks', routes: [{ method: 'GET', path: '/backendx/hook', auth: 'public', handler }] })],
+      plugins: [
+        ...plugins,
+        definePlugin({ vendor: 'acme', name: 'hooks', routes: [{ method: 'GET', path: '/backendx/hook', auth: 'public', handler }] }),
+      ],
     });
     try {
       const res = await ok.http.get('/backendx/hook');

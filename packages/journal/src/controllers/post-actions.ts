@@ -99,7 +99,10 @@ export const postActionStrings: StringTable = {
     'posts.actions.bulk_published': { one: '{count} post was published.', other: '{count} posts were published.' },
     'posts.actions.reindex': 'Rebuild search index',
     'posts.actions.reindex_off': 'The search engine is turned off in the journal settings: there is nothing to index.',
-    'posts.actions.reindexed': { one: '{count} published post was sent to the search index.', other: '{count} published posts were sent to the search index.' },
+    'posts.actions.reindexed': {
+      one: '{count} published post was sent to the search index.',
+      other: '{count} published posts were sent to the search index.',
+    },
   },
   de: {
     'posts.actions.publish': 'Veröffentlichen',
@@ -111,6 +114,9 @@ export const postActionStrings: StringTable = {
     'posts.actions.bulk_published': { one: '{count} Beitrag wurde veröffentlicht.', other: '{count} Beiträge wurden veröffentlicht.' },
     'posts.actions.reindex': 'Suchindex neu aufbauen',
     'posts.actions.reindex_off': 'Die Suchmaschine ist in den Journal-Einstellungen ausgeschaltet: Es gibt nichts zu indizieren.',
-    'posts.actions.reindexed': { one: '{count} veröffentlichter Beitrag wurde an den Suchindex gesendet.', other: '{count} veröffentlichte Beiträge wurden an den Suchindex gesendet.' },
+    'posts.actions.reindexed': {
+      one: '{count} veröffentlichter Beitrag wurde an den Suchindex gesendet.',
+      other: '{count} veröffentlichte Beiträge wurden an den Suchindex gesendet.',
+    },
   },
 };

@@ -10,7 +10,15 @@ const shorten = (text: string, max: number) => {
 
 /** `2024-01-05T10:00:00.000Z` as the admin reads it, in UTC (the value is an instant). */
 const publishedLabel = (iso: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(new Date(iso));
+  new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(new Date(iso));
 
 /**
  * The preview's view model: the post as the form shows it, its markdown content rendered to
@@ -22,7 +30,11 @@ function previewModel({ record, locale, t }: PartialContext) {
   const status = String(record.status ?? 'draft');
   const publishedAt = typeof record.published_at === 'string' ? record.published_at : null;
   // Room left for the rest of the template: title (255 characters), excerpt, labels, markup.
-  const content = partialMarkdown(typeof record.content === 'string' ? record.content : '', { outputBytes: 48 * 1024, nodes: 1800, depth: 28 });
+  const content = partialMarkdown(typeof record.content === 'string' ? record.content : '', {
+    outputBytes: 48 * 1024,
+    nodes: 1800,
+    depth: 28,
+  });
   return {
     post: {
       title: String(record.title ?? ''),

@@ -24,7 +24,10 @@ export const Category = defineEntity({
     parent: () => p.manyToOne(Category).fieldName('parent_id').nullable().deleteRule('set null'),
     sort_order: p.integer().default(0),
     created_at: p.datetime().onCreate(() => new Date()),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ICategory = InferEntity<typeof Category>;
@@ -70,7 +73,10 @@ export const Post = defineEntity({
     /** hasMany with a nullable foreign key: manageable before the post's first save (deferrable). */
     comments: () => p.oneToMany(Comment).mappedBy('post'),
     created_at: p.datetime().onCreate(() => new Date()),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IPost = InferEntity<typeof Post>;

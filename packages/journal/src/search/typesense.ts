@@ -59,7 +59,11 @@ function results(answer: string): { count: number; errors: string[] } {
  * Upserts `documents` into `collection` (`POST /collections/{collection}/documents/import?action=upsert`).
  * Answers the number of documents the engine accepted (all of them, or it throws).
  */
-export async function upsertDocuments(options: TypesenseOptions, collection: string, documents: readonly TypesenseDocument[]): Promise<number> {
+export async function upsertDocuments(
+  options: TypesenseOptions,
+  collection: string,
+  documents: readonly TypesenseDocument[],
+): Promise<number> {
   if (options.apiKey === '') throw new TypesenseError('no Typesense API key is configured');
   const base = baseUrl(options.url);
   const endpoint = new URL(`${base.pathname.replace(/\/+$/, '')}/collections/${encodeURIComponent(collection)}/documents/import`, base);
@@ -83,7 +87,8 @@ export async function upsertDocuments(options: TypesenseOptions, collection: str
       answer = await response.text();
     } catch (error) {
       const name = (error as { name?: string }).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new TypesenseError(`Typesense did not answer within ${timeoutMs} ms`, { cause: error });
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new TypesenseError(`Typesense did not answer within ${timeoutMs} ms`, { cause: error });
       throw new TypesenseError(`Typesense could not be reached at ${base.origin}`, { cause: error });
     }
     if (!response.ok) throw new TypesenseError(`Typesense refused the import with HTTP ${response.status}`);

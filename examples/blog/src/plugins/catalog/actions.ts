@@ -27,7 +27,8 @@ const decimal = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padSt
 function readPayload(payload: unknown, t: (key: string) => string): { margin: bigint; cost?: bigint } {
   const details: ErrorDetails = {};
   if (!isPlainObject(payload)) throw Validation({ payload: [t(s('price_helper.payload'))] });
-  for (const key of Object.keys(payload)) if (key !== 'margin' && key !== 'cost') details[`payload.${key}`] = [t('backend::validation.unknown_key')];
+  for (const key of Object.keys(payload))
+    if (key !== 'margin' && key !== 'cost') details[`payload.${key}`] = [t('backend::validation.unknown_key')];
   const margin = units(payload.margin, 2);
   if (margin === undefined || margin > BigInt(MARGIN_MAX) * 100n) details['payload.margin'] = [t(s('price_helper.margin'))];
   const cost = payload.cost === undefined ? undefined : units(payload.cost, 4);
@@ -49,7 +50,8 @@ export const productActions = defineActions<IProduct>({
         const { margin, cost: sent } = readPayload(payload, ctx.t);
         let cost = sent;
         if (cost === undefined) {
-          if (!record || record.cost === null || record.cost === undefined) throw Validation({ 'payload.cost': [ctx.t(s('price_helper.no_cost'))] });
+          if (!record || record.cost === null || record.cost === undefined)
+            throw Validation({ 'payload.cost': [ctx.t(s('price_helper.no_cost'))] });
           if (record.currency !== 'EUR') throw Validation({ 'payload.cost': [ctx.t(s('price_helper.currency'))] });
           cost = units(record.cost, 4)!;
         }
@@ -58,7 +60,11 @@ export const productActions = defineActions<IProduct>({
         const cents = (scaled + 500_000n) / 1_000_000n;
         if (cents > PRICE_MAX_CENTS) throw Validation({ 'payload.cost': [ctx.t(s('price_helper.too_large'))] });
         const price = decimal(cents);
-        return { fill: { price }, message: ctx.t(s('price_helper.suggested'), { price }), data: { cost: `${cost / 10_000n}.${String(cost % 10_000n).padStart(4, '0')}`, margin: decimal(margin) } };
+        return {
+          fill: { price },
+          message: ctx.t(s('price_helper.suggested'), { price }),
+          data: { cost: `${cost / 10_000n}.${String(cost % 10_000n).padStart(4, '0')}`, margin: decimal(margin) },
+        };
       },
     },
   },
@@ -73,7 +79,7 @@ export const actionStrings: StringTable = {
     'price_helper.margin': 'The margin must be a percentage from 0 to 1000 with at most 2 decimal places.',
     'price_helper.cost': 'The cost must be an amount of 0 or more with at most 4 decimal places.',
     'price_helper.no_cost': 'Enter a cost: the product has none saved.',
-    'price_helper.currency': 'The product\'s cost is not in EUR: enter a cost in EUR.',
+    'price_helper.currency': "The product's cost is not in EUR: enter a cost in EUR.",
     'price_helper.too_large': 'The suggested price would be above the maximum price.',
   },
   de: {

@@ -20,12 +20,66 @@ interface DemoProduct {
 }
 
 const DEMO_PRODUCTS: DemoProduct[] = [
-  { name: 'Desk lamp', sku: 'LAMP-001', currency: 'EUR', price: '49.90', cost: '18.2500', release_date: '2021-03-15', features: ['LED', 'dimmable'], color: '#f5c518' },
-  { name: 'Standing desk', sku: 'DESK-100', currency: 'EUR', price: '599.00', cost: '312.4075', release_date: '2022-09-01', features: ['electric', 'memory presets'], color: '#3b3b3b' },
-  { name: 'Ergonomic chair', sku: 'CHAIR-200', currency: 'USD', price: '349.00', cost: '150.1234', release_date: '2020-01-20', features: ['lumbar support', 'adjustable arms'], color: '#1f6feb' },
-  { name: 'Notebook, dotted', sku: 'NOTE-010', currency: 'EUR', price: '12.50', cost: '3.9900', release_date: null, features: ['A5', '120 pages'], color: null },
-  { name: 'Monitor arm', sku: 'ARM-300', currency: 'USD', price: '89.99', cost: null, release_date: '2023-06-30', features: [], color: '#c0c0c0' },
-  { name: 'Prototype keyboard', sku: 'KEY-999', currency: 'EUR', price: null, cost: null, release_date: null, features: ['unreleased'], color: null },
+  {
+    name: 'Desk lamp',
+    sku: 'LAMP-001',
+    currency: 'EUR',
+    price: '49.90',
+    cost: '18.2500',
+    release_date: '2021-03-15',
+    features: ['LED', 'dimmable'],
+    color: '#f5c518',
+  },
+  {
+    name: 'Standing desk',
+    sku: 'DESK-100',
+    currency: 'EUR',
+    price: '599.00',
+    cost: '312.4075',
+    release_date: '2022-09-01',
+    features: ['electric', 'memory presets'],
+    color: '#3b3b3b',
+  },
+  {
+    name: 'Ergonomic chair',
+    sku: 'CHAIR-200',
+    currency: 'USD',
+    price: '349.00',
+    cost: '150.1234',
+    release_date: '2020-01-20',
+    features: ['lumbar support', 'adjustable arms'],
+    color: '#1f6feb',
+  },
+  {
+    name: 'Notebook, dotted',
+    sku: 'NOTE-010',
+    currency: 'EUR',
+    price: '12.50',
+    cost: '3.9900',
+    release_date: null,
+    features: ['A5', '120 pages'],
+    color: null,
+  },
+  {
+    name: 'Monitor arm',
+    sku: 'ARM-300',
+    currency: 'USD',
+    price: '89.99',
+    cost: null,
+    release_date: '2023-06-30',
+    features: [],
+    color: '#c0c0c0',
+  },
+  {
+    name: 'Prototype keyboard',
+    sku: 'KEY-999',
+    currency: 'EUR',
+    price: null,
+    cost: null,
+    release_date: null,
+    features: ['unreleased'],
+    color: null,
+  },
 ];
 
 /**
@@ -38,7 +92,12 @@ export async function seedCatalogDemo(em: EntityManager): Promise<CatalogDemoRes
     await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('acme.catalog/demo'))`, [], 'all', ctx);
     const existing = (await tx
       .getConnection()
-      .execute('select exists (select 1 from acme_catalog_products) or exists (select 1 from acme_catalog_storefront) as any', [], 'all', ctx)) as Array<{ any: boolean }>;
+      .execute(
+        'select exists (select 1 from acme_catalog_products) or exists (select 1 from acme_catalog_storefront) as any',
+        [],
+        'all',
+        ctx,
+      )) as Array<{ any: boolean }>;
     if (existing[0]?.any === true) return { seeded: false, products: 0, storefronts: 0 };
     DEMO_PRODUCTS.forEach((product, index) => tx.create(Product, { ...product, sort_order: index + 1 }));
     tx.create(Storefront, { name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' });

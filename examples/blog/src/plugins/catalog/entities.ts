@@ -34,7 +34,10 @@ export const Product = defineEntity({
     color: p.string().length(7).nullable(),
     sort_order: p.integer().default(0),
     created_at: p.datetime().onCreate(() => new Date()),
-    updated_at: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updated_at: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type IProduct = InferEntity<typeof Product>;

@@ -25,7 +25,9 @@ function stockSummaryModel({ record, locale }: PartialContext) {
       features: features.slice(0, LISTED_FEATURES),
       more_features: Math.max(0, features.length - LISTED_FEATURES),
       release_date: release,
-      release_label: release ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${release}T00:00:00Z`)) : null,
+      release_label: release
+        ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${release}T00:00:00Z`))
+        : null,
       upcoming: release !== null && release > new Date().toISOString().slice(0, 10),
     },
   };

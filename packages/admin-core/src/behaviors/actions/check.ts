@@ -18,22 +18,34 @@ export const ACTION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 function checkDefinition(at: At, kind: Kind, name: string, action: unknown, permissionCodes: ReadonlySet<string>): void {
   const where = `actions.${kind}.${name}`;
-  if (!ACTION_NAME.test(name)) throw at(where, `"${name}" is not a valid action name`, 'Use letters, digits, "_" and "-", starting with a letter (at most 64 characters): it is a URL path segment.');
+  if (!ACTION_NAME.test(name))
+    throw at(
+      where,
+      `"${name}" is not a valid action name`,
+      'Use letters, digits, "_" and "-", starting with a letter (at most 64 characters): it is a URL path segment.',
+    );
   onlyKeys(at, where, action, KEYS[kind], `{ ${KEYS[kind].join(', ')} }`);
-  if (typeof action.run !== 'function') throw at(`${where}.run`, 'an action needs a `run` function', 'Pass the function that does the work.');
+  if (typeof action.run !== 'function')
+    throw at(`${where}.run`, 'an action needs a `run` function', 'Pass the function that does the work.');
   if (kind === 'record' || kind === 'toolbar') {
-    if (typeof action.label !== 'string' || action.label === '') throw at(`${where}.label`, 'a non-empty string is required', 'Use a string key such as "acme.shop::orders.ship".');
+    if (typeof action.label !== 'string' || action.label === '')
+      throw at(`${where}.label`, 'a non-empty string is required', 'Use a string key such as "acme.shop::orders.ship".');
   }
-  if (action.confirm !== undefined && (typeof action.confirm !== 'string' || action.confirm === '')) throw at(`${where}.confirm`, 'must be a non-empty string', 'Use a string key or text.');
-  if (action.danger !== undefined && typeof action.danger !== 'boolean') throw at(`${where}.danger`, 'must be true or false', 'Use a boolean.');
-  if (action.transaction !== undefined && typeof action.transaction !== 'boolean') throw at(`${where}.transaction`, 'must be true or false', 'Use `false` for an action that must not hold a transaction while it waits.');
-  if (action.appliesTo !== undefined && typeof action.appliesTo !== 'function') throw at(`${where}.appliesTo`, 'must be a function', 'Pass `(record) => boolean`.');
+  if (action.confirm !== undefined && (typeof action.confirm !== 'string' || action.confirm === ''))
+    throw at(`${where}.confirm`, 'must be a non-empty string', 'Use a string key or text.');
+  if (action.danger !== undefined && typeof action.danger !== 'boolean')
+    throw at(`${where}.danger`, 'must be true or false', 'Use a boolean.');
+  if (action.transaction !== undefined && typeof action.transaction !== 'boolean')
+    throw at(`${where}.transaction`, 'must be true or false', 'Use `false` for an action that must not hold a transaction while it waits.');
+  if (action.appliesTo !== undefined && typeof action.appliesTo !== 'function')
+    throw at(`${where}.appliesTo`, 'must be a function', 'Pass `(record) => boolean`.');
   if (action.permissions !== undefined) {
     if (!Array.isArray(action.permissions) || !action.permissions.every((code) => typeof code === 'string')) {
       throw at(`${where}.permissions`, 'must be a list of permission codes', 'Use for example `["acme.shop.ship_orders"]`.');
     }
     const unknown = action.permissions.find((code: string) => !permissionCodes.has(code));
-    if (unknown !== undefined) throw at(`${where}.permissions`, `unknown permission "${unknown}"`, 'Declare it in some plugin\'s `permissions`.');
+    if (unknown !== undefined)
+      throw at(`${where}.permissions`, `unknown permission "${unknown}"`, "Declare it in some plugin's `permissions`.");
   }
 }
 
@@ -52,7 +64,12 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   for (const kind of KINDS) {
     const byName = (actions as Record<string, unknown>)[kind];
     if (byName === undefined) continue;
-    if (!isObject(byName)) throw at(`actions.${kind}`, 'must be an object of action name to action', `Use for example \`{ ${kind === 'widget' ? 'suggestPrice' : 'publish'}: { …, run } }\`.`);
+    if (!isObject(byName))
+      throw at(
+        `actions.${kind}`,
+        'must be an object of action name to action',
+        `Use for example \`{ ${kind === 'widget' ? 'suggestPrice' : 'publish'}: { …, run } }\`.`,
+      );
     for (const [name, action] of Object.entries(byName)) checkDefinition(at, kind, name, action, permissionCodes);
   }
   const has = (kind: Kind, name: string) => Object.hasOwn(actions[kind] ?? {}, name);
@@ -62,10 +79,20 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   const twice = duplicate(bulkNames);
   if (twice !== undefined) throw at('list.bulkActions', `the bulk action "${twice}" is declared twice`, 'Declare each bulk action once.');
   bulkNames.forEach((name, index) => {
-    if (!has('bulk', name)) throw at(`list.bulkActions.${index}.name`, `no bulk action "${name}" is registered`, `Register it under \`actions.bulk.${name}\`, or remove it from the list.`);
+    if (!has('bulk', name))
+      throw at(
+        `list.bulkActions.${index}.name`,
+        `no bulk action "${name}" is registered`,
+        `Register it under \`actions.bulk.${name}\`, or remove it from the list.`,
+      );
   });
   for (const name of Object.keys(actions.bulk ?? {})) {
-    if (singleton || !bulkNames.includes(name)) throw at(`actions.bulk.${name}`, 'the bulk action is not declared in `list.bulkActions`, so it can never run', `Add \`{ name: "${name}", label: "…" }\` to \`list.bulkActions\`, or remove the action.`);
+    if (singleton || !bulkNames.includes(name))
+      throw at(
+        `actions.bulk.${name}`,
+        'the bulk action is not declared in `list.bulkActions`, so it can never run',
+        `Add \`{ name: "${name}", label: "…" }\` to \`list.bulkActions\`, or remove the action.`,
+      );
   }
 
   const buttons = config.list?.toolbar?.buttons ?? [];
@@ -73,20 +100,41 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   if (again !== undefined) throw at('list.toolbar.buttons', `the button "${again}" is listed twice`, 'List each button once.');
   buttons.forEach((name, index) => {
     if (BUILTIN_TOOLBAR_BUTTONS.includes(name)) return;
-    if (!has('toolbar', name)) throw at(`list.toolbar.buttons.${index}`, `"${name}" is neither a built-in button (${BUILTIN_TOOLBAR_BUTTONS.join(', ')}) nor a registered toolbar action`, `Register it under \`actions.toolbar.${name}\`, or remove it.`);
+    if (!has('toolbar', name))
+      throw at(
+        `list.toolbar.buttons.${index}`,
+        `"${name}" is neither a built-in button (${BUILTIN_TOOLBAR_BUTTONS.join(', ')}) nor a registered toolbar action`,
+        `Register it under \`actions.toolbar.${name}\`, or remove it.`,
+      );
   });
   for (const name of Object.keys(actions.toolbar ?? {})) {
-    if (BUILTIN_TOOLBAR_BUTTONS.includes(name)) throw at(`actions.toolbar.${name}`, `"${name}" is a built-in toolbar button`, 'Give the action another name.');
-    if (singleton || !buttons.includes(name)) throw at(`actions.toolbar.${name}`, 'the toolbar action is not listed in `list.toolbar.buttons`, so it can never run', `Add "${name}" to \`list.toolbar.buttons\`, or remove the action.`);
+    if (BUILTIN_TOOLBAR_BUTTONS.includes(name))
+      throw at(`actions.toolbar.${name}`, `"${name}" is a built-in toolbar button`, 'Give the action another name.');
+    if (singleton || !buttons.includes(name))
+      throw at(
+        `actions.toolbar.${name}`,
+        'the toolbar action is not listed in `list.toolbar.buttons`, so it can never run',
+        `Add "${name}" to \`list.toolbar.buttons\`, or remove the action.`,
+      );
   }
 
   const widgetActions = new Set<string>();
   for (const [field, definition] of Object.entries(config.form?.fields ?? {})) {
     if (definition?.type !== 'widget' || typeof definition.action !== 'string') continue;
-    if (!has('widget', definition.action)) throw at(`form.fields.${field}.action`, `no widget action "${definition.action}" is registered`, `Register it under \`actions.widget.${definition.action}\`.`);
+    if (!has('widget', definition.action))
+      throw at(
+        `form.fields.${field}.action`,
+        `no widget action "${definition.action}" is registered`,
+        `Register it under \`actions.widget.${definition.action}\`.`,
+      );
     widgetActions.add(definition.action);
   }
   for (const name of Object.keys(actions.widget ?? {})) {
-    if (!widgetActions.has(name)) throw at(`actions.widget.${name}`, 'no `type: widget` form field names this action, so it can never run', `Set \`action: "${name}"\` on a widget field, or remove the action.`);
+    if (!widgetActions.has(name))
+      throw at(
+        `actions.widget.${name}`,
+        'no `type: widget` form field names this action, so it can never run',
+        `Set \`action: "${name}"\` on a widget field, or remove the action.`,
+      );
   }
 }

@@ -15,13 +15,22 @@ import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type Toolb
  * `meta.actions` of a shown record: the record actions the principal may run and that apply to
  * it, in declaration order. Always an array (`[]` when none), as every record answer has served.
  */
-export function recordActionsFor(controller: ResolvedController, record: Record<string, unknown>, ctx: { principal: Principal; strings: Strings; locale: string; core?: AdminCore }): RecordAction[] {
+export function recordActionsFor(
+  controller: ResolvedController,
+  record: Record<string, unknown>,
+  ctx: { principal: Principal; strings: Strings; locale: string; core?: AdminCore },
+): RecordAction[] {
   const t = (key: string) => ctx.strings.t(ctx.locale, key);
   const actions: RecordAction[] = [];
   for (const [name, action] of Object.entries(controller.config.actions?.record ?? {})) {
     if (!hasPermissions(ctx.principal, action.permissions)) continue;
     if (action.appliesTo && !action.appliesTo(record)) continue;
-    actions.push({ name, label: t(action.label), ...(action.confirm ? { confirm: t(action.confirm) } : {}), ...(action.danger === true ? { danger: true as const } : {}) });
+    actions.push({
+      name,
+      label: t(action.label),
+      ...(action.confirm ? { confirm: t(action.confirm) } : {}),
+      ...(action.danger === true ? { danger: true as const } : {}),
+    });
   }
   return actions;
 }
@@ -31,11 +40,19 @@ export function recordActionsFor(controller: ResolvedController, record: Record<
  * order), filtered for the principal; `toolbarButtons` is the declared buttons without the
  * toolbar actions the principal may not run, so no list names an action it cannot use.
  */
-export function listActions(controller: ResolvedController, principal: Principal | undefined, strings: Strings, locale: string): { bulkActions: BulkAction[]; toolbarActions: ToolbarAction[]; toolbarButtons: string[] } {
+export function listActions(
+  controller: ResolvedController,
+  principal: Principal | undefined,
+  strings: Strings,
+  locale: string,
+): { bulkActions: BulkAction[]; toolbarActions: ToolbarAction[]; toolbarButtons: string[] } {
   const t = (key: string) => strings.t(locale, key);
   const registered = controller.config.actions ?? {};
   const bulkActions = (controller.list.bulkActions ?? [])
-    .filter((declared) => Object.hasOwn(registered.bulk ?? {}, declared.name) && hasPermissions(principal, registered.bulk![declared.name]!.permissions))
+    .filter(
+      (declared) =>
+        Object.hasOwn(registered.bulk ?? {}, declared.name) && hasPermissions(principal, registered.bulk![declared.name]!.permissions),
+    )
     .map((declared) => ({ name: declared.name, label: t(declared.label), ...(declared.confirm ? { confirm: t(declared.confirm) } : {}) }));
   const toolbarActions: ToolbarAction[] = [];
   const toolbarButtons: string[] = [];

@@ -1,7 +1,6 @@
 import type { AdminCore } from '../../core.ts';
 import { ACTION_DATA_MAX_BYTES } from './types.ts';
 
-
 /** The answer's message: the action's (a string key is translated, text passes), else "Done.". */
 export function messageOf(req: { core: AdminCore; locale: string }, message: unknown): string {
   if (message === undefined) return req.core.strings.t(req.locale, 'backend::actions.done');

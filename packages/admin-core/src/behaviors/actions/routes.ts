@@ -6,7 +6,17 @@ import { ok } from '../../http/envelope.ts';
 import type { AdminRequest, RouteDefinition } from '../../http/types.ts';
 import { isPlainObject, validateBody } from '../../validation/body.ts';
 import { encodedSize } from './result.ts';
-import { bulkAction, runBulkAction, runRecordAction, runToolbarAction, runWidgetAction, toolbarAction, widgetAction, type ActionRequest, type WidgetRequest } from './run.ts';
+import {
+  bulkAction,
+  runBulkAction,
+  runRecordAction,
+  runToolbarAction,
+  runWidgetAction,
+  toolbarAction,
+  widgetAction,
+  type ActionRequest,
+  type WidgetRequest,
+} from './run.ts';
 import { WIDGET_PAYLOAD_MAX_BYTES } from './types.ts';
 
 const WIDGET_KEYS = ['record_id', 'values', 'payload'];
@@ -40,7 +50,9 @@ export function parseWidgetBody(body: unknown, core: AdminCore, locale: string):
 function checkEmptyBody(body: unknown, core: AdminCore, locale: string): void {
   if (isPlainObject(body) && Object.keys(body).length === 0) return;
   if (isPlainObject(body)) {
-    throw Validation(Object.fromEntries(Object.keys(body).map((key) => [key, [core.strings.t(locale, 'backend::validation.unknown_key')]])));
+    throw Validation(
+      Object.fromEntries(Object.keys(body).map((key) => [key, [core.strings.t(locale, 'backend::validation.unknown_key')]])),
+    );
   }
   throw Validation({ body: [core.strings.t(locale, 'backend::actions.body_empty_object')] });
 }
@@ -51,7 +63,10 @@ function checkEmptyBody(body: unknown, core: AdminCore, locale: string): void {
  * body; bulk actions an AdminIDsRequest; toolbar actions exactly `{}`; widget actions an
  * AdminActionRequest. Toolbar and widget routes require `X-Requested-With` on every transport.
  */
-export function actionRoutes(controller: ResolvedController, route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition): RouteDefinition[] {
+export function actionRoutes(
+  controller: ResolvedController,
+  route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition,
+): RouteDefinition[] {
   const base = `/${controller.address}`;
   const actions = controller.config.actions ?? {};
   const hasList = controller.config.singleton !== true && controller.config.list !== undefined;

@@ -58,7 +58,12 @@ export function recordAction(controller: ResolvedController, name: string, princ
 }
 
 /** `POST /{ctl}/{id}/actions/{action}`: through the form scope, with a row lock. */
-export async function runRecordAction(controller: ResolvedController, id: number, name: string, req: ActionRequest): Promise<AdminActionResult> {
+export async function runRecordAction(
+  controller: ResolvedController,
+  id: number,
+  name: string,
+  req: ActionRequest,
+): Promise<AdminActionResult> {
   const action = recordAction(controller, name, req.principal);
   return inTransaction(req.core, async (em) => {
     const record = await loadRecord(controller, id, { principal: req.principal, em }, { lock: true });
@@ -70,7 +75,8 @@ export async function runRecordAction(controller: ResolvedController, id: number
 
 /** A bulk action: registered and declared in the list's `bulkActions` (a singleton has none), or 404. */
 export function bulkAction(controller: ResolvedController, name: string, principal: Principal) {
-  const declared = controller.config.singleton !== true && (controller.list.bulkActions ?? []).some((declaration) => declaration.name === name);
+  const declared =
+    controller.config.singleton !== true && (controller.list.bulkActions ?? []).some((declaration) => declaration.name === name);
   if (!declared) throw NotFound();
   const action = find(controller, 'bulk', name);
   gate(principal, action.permissions);
@@ -82,15 +88,24 @@ export function bulkAction(controller: ResolvedController, name: string, princip
  * the list scope before the action runs. A partly scoped selection is 409 `bulk_partly_scoped`;
  * a selection with no scoped row answers `affected: 0` without running the action.
  */
-export async function runBulkAction(controller: ResolvedController, ids: number[], name: string, req: ActionRequest): Promise<BulkActionResult> {
+export async function runBulkAction(
+  controller: ResolvedController,
+  ids: number[],
+  name: string,
+  req: ActionRequest,
+): Promise<BulkActionResult> {
   const action = bulkAction(controller, name, req.principal);
   return inTransaction(req.core, async (em) => {
     const records = await lockScopedSelection(controller, ids, em, req.principal);
     if (records.length === 0) return { affected: 0, message: req.core.strings.t(req.locale, 'backend::actions.bulk_none') };
     const outcome = (await action.run(records, actionContext(req, em))) ?? {};
     const affected = outcome.affected ?? records.length;
-    if (!Number.isSafeInteger(affected) || affected < 0) throw new Error(`bulk action "${name}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
-    const message = outcome.message === undefined ? req.core.strings.t(req.locale, 'backend::actions.bulk_done', {}, affected) : messageOf(req, outcome.message);
+    if (!Number.isSafeInteger(affected) || affected < 0)
+      throw new Error(`bulk action "${name}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
+    const message =
+      outcome.message === undefined
+        ? req.core.strings.t(req.locale, 'backend::actions.bulk_done', {}, affected)
+        : messageOf(req, outcome.message);
     return { affected, message };
   });
 }
@@ -145,10 +160,18 @@ export interface WidgetRequest {
  * `POST /{ctl}/widgets/{field}`: `record_id` is loaded and locked through the form scope (404
  * out of scope); only the field's `fill` keys with scalar values reach the action and the answer.
  */
-export async function runWidgetAction(controller: ResolvedController, fieldName: string, body: WidgetRequest, req: ActionRequest): Promise<AdminActionResult> {
+export async function runWidgetAction(
+  controller: ResolvedController,
+  fieldName: string,
+  body: WidgetRequest,
+  req: ActionRequest,
+): Promise<AdminActionResult> {
   const { field, action } = widgetAction(controller, fieldName, req.principal);
   return inTransaction(req.core, async (em) => {
-    const record = body.record_id === undefined ? undefined : await loadRecord(controller, body.record_id, { principal: req.principal, em }, { lock: true });
+    const record =
+      body.record_id === undefined
+        ? undefined
+        : await loadRecord(controller, body.record_id, { principal: req.principal, em }, { lock: true });
     const input = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };
     const outcome = (await action.run(input, actionContext(req, em))) ?? {};
     return { fill: fillOf(field, outcome.fill), message: messageOf(req, outcome.message), ...encodeData(outcome.data) };

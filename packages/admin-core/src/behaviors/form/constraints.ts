@@ -18,7 +18,8 @@ const SQL_STATE: Record<string, string> = {
   ForeignKeyConstraintViolationException: '23503',
   CheckConstraintViolationException: '23514',
 };
-const stateOf = (error: DriverError): string | undefined => (typeof error?.code === 'string' && /^\d{2}[0-9A-Z]{3}$/.test(error.code) ? error.code : SQL_STATE[error?.name ?? '']);
+const stateOf = (error: DriverError): string | undefined =>
+  typeof error?.code === 'string' && /^\d{2}[0-9A-Z]{3}$/.test(error.code) ? error.code : SQL_STATE[error?.name ?? ''];
 
 const NOT_COLUMNS = new Set(['lower', 'upper', 'text', 'varchar', 'character', 'varying']);
 
@@ -44,7 +45,8 @@ function fieldFor(controller: ResolvedController, columns: string[]): string {
 /** A save refused by a unique, foreign-key or check constraint: 422 on the field. */
 export function saveViolation(controller: ResolvedController, error: unknown): AdminError | undefined {
   const state = stateOf(error as DriverError);
-  const key = state === '23505' ? 'backend::validation.unique' : state === '23503' || state === '23514' ? 'backend::validation.invalid' : undefined;
+  const key =
+    state === '23505' ? 'backend::validation.unique' : state === '23503' || state === '23514' ? 'backend::validation.invalid' : undefined;
   if (!key) return undefined;
   return Validation({ [fieldFor(controller, columnsOf(error as DriverError))]: [key] });
 }

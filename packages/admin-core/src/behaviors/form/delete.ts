@@ -15,7 +15,12 @@ function removeRecord(controller: ResolvedController, record: Record<string, unk
 }
 
 /** `DELETE /{ctl}/{id}`: through the form scope, with the beforeDelete hook, in one transaction. */
-export async function deleteRecord(controller: ResolvedController, id: number, core: AdminCore, principal: Principal): Promise<{ deleted: number }> {
+export async function deleteRecord(
+  controller: ResolvedController,
+  id: number,
+  core: AdminCore,
+  principal: Principal,
+): Promise<{ deleted: number }> {
   try {
     return await core.db.orm.em.fork().transactional(async (txEm) => {
       const em = txEm as EntityManager;
@@ -35,17 +40,30 @@ export async function deleteRecord(controller: ResolvedController, id: number, c
  * transaction. Answers the scoped records; a selection that is only partly in scope is 409
  * `bulk_partly_scoped` and nothing changes.
  */
-export async function lockScopedSelection(controller: ResolvedController, ids: number[], em: EntityManager, principal: Principal): Promise<object[]> {
+export async function lockScopedSelection(
+  controller: ResolvedController,
+  ids: number[],
+  em: EntityManager,
+  principal: Principal,
+): Promise<object[]> {
   const unique = [...new Set(ids)];
   const scope = await scopeCondition(controller, 'list', { principal, em });
   const where = scope ? { $and: [{ id: { $in: unique } }, scope] } : { id: { $in: unique } };
-  const records = await em.find(controller.meta.class, where as never, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } as never });
+  const records = await em.find(controller.meta.class, where as never, {
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+    orderBy: { id: 'asc' } as never,
+  });
   if (records.length > 0 && records.length < unique.length) throw Conflict('bulk_partly_scoped', 'backend::errors.bulk_partly_scoped');
   return records as object[];
 }
 
 /** `POST /{ctl}/bulk-delete`: all of the selection or nothing. No scoped match deletes nothing. */
-export async function bulkDelete(controller: ResolvedController, ids: number[], core: AdminCore, principal: Principal): Promise<{ deleted: number }> {
+export async function bulkDelete(
+  controller: ResolvedController,
+  ids: number[],
+  core: AdminCore,
+  principal: Principal,
+): Promise<{ deleted: number }> {
   try {
     return await core.db.orm.em.fork().transactional(async (txEm) => {
       const em = txEm as EntityManager;

@@ -14,16 +14,27 @@ export interface RecordAnswer {
 }
 
 /** Loads one record through the form scope (`lock` for writes); out of scope is 404. */
-export async function loadRecord(controller: ResolvedController, id: number, ctx: ScopeContext, options: { lock?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function loadRecord(
+  controller: ResolvedController,
+  id: number,
+  ctx: ScopeContext,
+  options: { lock?: boolean } = {},
+): Promise<Record<string, unknown>> {
   const scope = await scopeCondition(controller, 'form', ctx);
   const where: Condition = scope ? { $and: [{ id }, scope] } : { id };
-  const record = await ctx.em.findOne(controller.meta.class, where as never, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : undefined);
+  const record = await ctx.em.findOne(
+    controller.meta.class,
+    where as never,
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : undefined,
+  );
   if (!record) throw NotFound();
   return record as Record<string, unknown>;
 }
 
 const belongsToFields = (controller: ResolvedController) =>
-  [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && (field.property?.kind === 'm:1' || field.property?.kind === '1:1'));
+  [...controller.fields.values()].filter(
+    (field) => field.type.storage === 'relation' && (field.property?.kind === 'm:1' || field.property?.kind === '1:1'),
+  );
 
 /**
  * Reads one record for showing it: a plain row through the form scope, with the labels of its
@@ -32,7 +43,10 @@ const belongsToFields = (controller: ResolvedController) =>
  */
 export async function readRecord(controller: ResolvedController, id: number, ctx: ScopeContext): Promise<Record<string, unknown>> {
   const scope = await scopeCondition(controller, 'form', ctx);
-  const qb = ctx.em.createQueryBuilder(controller.meta.class, 'e').select('*' as never).where((scope ? { $and: [{ id }, scope] } : { id }) as never);
+  const qb = ctx.em
+    .createQueryBuilder(controller.meta.class, 'e')
+    .select('*' as never)
+    .where((scope ? { $and: [{ id }, scope] } : { id }) as never);
   belongsToFields(controller).forEach((field, index) => {
     const label = field.property!.targetMeta!.properties[field.relation!.labelProperty! as never] as { fieldNames: string[] };
     qb.leftJoin(`e.${field.property!.name}` as never, `l${index}`);
@@ -58,7 +72,12 @@ const referenceId = (value: unknown): number | null =>
  * values as ids in `data` and as RelationOption arrays in `meta.labels`. Password and other
  * virtual fields never appear. Two queries at most per relation field.
  */
-export async function encodeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager, locales: readonly string[]): Promise<RecordAnswer> {
+export async function encodeRecord(
+  controller: ResolvedController,
+  record: Record<string, unknown>,
+  em: EntityManager,
+  locales: readonly string[],
+): Promise<RecordAnswer> {
   const id = Number(record.id);
   const data: Record<string, unknown> = { id };
   const labels: Record<string, RelationOption[]> = {};

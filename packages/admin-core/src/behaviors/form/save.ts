@@ -25,7 +25,8 @@ function checkKeys(controller: ResolvedController, mode: 'create' | 'update', bo
   const refused: Array<[string, string[]]> = [];
   for (const key of Object.keys(body)) {
     const field = controller.fields.get(key);
-    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refused.push([key, [t(req, 'backend::validation.unknown_key')]]);
+    if (!field || field.type.storage === 'none' || !inContext(field, mode))
+      refused.push([key, [t(req, 'backend::validation.unknown_key')]]);
     else if (field.config.readOnly) refused.push([key, [t(req, 'backend::validation.read_only')]]);
   }
   // fromEntries defines own keys: a body key `__proto__` is named, never assigned to the prototype.
@@ -39,7 +40,14 @@ interface Decoded {
 }
 
 /** Decodes every submitted value by its type; 403 refusals win over 422 ones, before any write. */
-async function decodeValues(controller: ResolvedController, mode: 'create' | 'update', body: Record<string, unknown>, record: Record<string, unknown> | undefined, em: EntityManager, req: SaveRequest): Promise<Decoded> {
+async function decodeValues(
+  controller: ResolvedController,
+  mode: 'create' | 'update',
+  body: Record<string, unknown>,
+  record: Record<string, unknown> | undefined,
+  em: EntityManager,
+  req: SaveRequest,
+): Promise<Decoded> {
   const decoded: Decoded = { values: new Map(), virtual: {}, notices: [] };
   const errors: Array<{ field: string; error: FieldError }> = [];
   for (const field of controller.fields.values()) {
@@ -86,7 +94,8 @@ async function decodeValues(controller: ResolvedController, mode: 'create' | 'up
   if (list.length) {
     const details: ErrorDetails = {};
     // Own keys only: a field may be called `constructor` (a valid identifier) without reaching Object's.
-    for (const { field, error } of list) (Object.hasOwn(details, field) ? details[field]! : (details[field] = [])).push(t(req, error.messageKey, error.params));
+    for (const { field, error } of list)
+      (Object.hasOwn(details, field) ? details[field]! : (details[field] = [])).push(t(req, error.messageKey, error.params));
     const codes = new Set(list.map((e) => e.error.code));
     const code = codes.size === 1 ? [...codes][0]! : 'validation_failed';
     if (forbidden.length) throw new AdminError('forbidden', 'forbidden', 'backend::errors.forbidden', { details });
@@ -113,7 +122,9 @@ async function initCollections(record: Record<string, unknown>, values: Map<Reso
 
 /** The scalar properties of a loaded record, before a save assigns to it (`SaveContext.previous`). */
 function storedScalars(controller: ResolvedController, record: Record<string, unknown>): Readonly<Record<string, unknown>> {
-  const names = Object.values(controller.meta.properties).filter((property) => property.kind === 'scalar').map((property) => property.name);
+  const names = Object.values(controller.meta.properties)
+    .filter((property) => property.kind === 'scalar')
+    .map((property) => property.name);
   return Object.freeze(Object.fromEntries(names.map((name) => [name, record[name]])));
 }
 

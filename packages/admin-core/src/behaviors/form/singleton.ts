@@ -23,11 +23,13 @@ export async function openSingleton(controller: ResolvedController, core: AdminC
       if ((await em.count(controller.meta.class, {} as never)) > 0) throw NotFound();
       const defaults: Record<string, unknown> = {};
       for (const field of controller.fields.values()) {
-        if (field.property && field.type.storage === 'column' && field.config.default !== undefined) defaults[field.property.name] = field.config.default;
+        if (field.property && field.type.storage === 'column' && field.config.default !== undefined)
+          defaults[field.property.name] = field.config.default;
       }
       record = em.create(controller.meta.class, defaults as never);
       await em.flush();
-      if (scope && !(await em.findOne(controller.meta.class, { $and: [{ id: (record as { id: number }).id }, scope] } as never))) throw NotFound();
+      if (scope && !(await em.findOne(controller.meta.class, { $and: [{ id: (record as { id: number }).id }, scope] } as never)))
+        throw NotFound();
     }
     return encodeRecord(controller, record as Record<string, unknown>, em, core.config.locales);
   });

@@ -5,7 +5,11 @@ import type { Condition, ScopeContext } from '../../controllers/types.ts';
 export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The scope of a behaviour (`list` or `form`) as a condition; undefined means every row. */
-export async function scopeCondition(controller: ResolvedController, kind: 'list' | 'form', ctx: ScopeContext): Promise<Condition | undefined> {
+export async function scopeCondition(
+  controller: ResolvedController,
+  kind: 'list' | 'form',
+  ctx: ScopeContext,
+): Promise<Condition | undefined> {
   const scope = controller.config.scopes?.[kind];
   return scope ? await scope(ctx) : undefined;
 }

@@ -13,7 +13,12 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Labels of belongsTo ids: one query for every id of a page, whatever its size (no N+1).
  * Answers id to label.
  */
-export async function belongsToLabels(em: EntityManager, property: EntityProperty, ids: number[], labelProperty: string): Promise<Map<number, string>> {
+export async function belongsToLabels(
+  em: EntityManager,
+  property: EntityProperty,
+  ids: number[],
+  labelProperty: string,
+): Promise<Map<number, string>> {
   const target = property.targetMeta!;
   const unique = [...new Set(ids.filter((id) => Number.isSafeInteger(id)))];
   if (unique.length === 0) return new Map();
@@ -29,7 +34,12 @@ export async function belongsToLabels(em: EntityManager, property: EntityPropert
  * belongsToMany: for every owner id, its related options in pivot order (by the pivot's own
  * primary key or sort column when it has one). One query for the whole page.
  */
-export async function belongsToManyOptions(em: EntityManager, property: EntityProperty, ownerIds: number[], labelProperty: string): Promise<Map<number, RelationOption[]>> {
+export async function belongsToManyOptions(
+  em: EntityManager,
+  property: EntityProperty,
+  ownerIds: number[],
+  labelProperty: string,
+): Promise<Map<number, RelationOption[]>> {
   const result = new Map<number, RelationOption[]>();
   if (ownerIds.length === 0) return result;
   const target = property.targetMeta!;

@@ -24,7 +24,11 @@ export function encodeScalar(value: unknown, columnType: string | undefined): un
  * The list operation (spec 4.4 `GET /{ctl}`): one statement for the page with its total and
  * belongsTo labels, and one per belongsToMany column: a constant number whatever the page size.
  */
-export async function runList(controller: ResolvedController, query: ListQuery, ctx: ScopeContext & { em: EntityManager }): Promise<ListResult> {
+export async function runList(
+  controller: ResolvedController,
+  query: ListQuery,
+  ctx: ScopeContext & { em: EntityManager },
+): Promise<ListResult> {
   const { em } = ctx;
   const where = await listWhere(controller, query, ctx);
   const { rows, plan } = await selectPage(controller, query, where, em);
@@ -65,7 +69,9 @@ export async function runList(controller: ResolvedController, query: ListQuery, 
   if (rowStates) {
     const states: Record<string, string[]> = {};
     rows.forEach((row, index) => {
-      const known = [...new Set(rowStates({ ...byProperty[index], ...data[index] }))].filter((s): s is (typeof ROW_STATES)[number] => (ROW_STATES as readonly string[]).includes(s));
+      const known = [...new Set(rowStates({ ...byProperty[index], ...data[index] }))].filter((s): s is (typeof ROW_STATES)[number] =>
+        (ROW_STATES as readonly string[]).includes(s),
+      );
       if (known.length) states[String(row.id)] = known;
     });
     if (Object.keys(states).length) meta.row_states = states;

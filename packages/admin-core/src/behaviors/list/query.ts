@@ -19,11 +19,17 @@ const MAX_PAGE = 1_000_000;
  * Parses and checks the list query of spec 4.4. Every parameter is a single string; anything
  * undeclared or malformed is a 422 that names the parameter.
  */
-export function parseListQuery(controller: ResolvedController, query: Record<string, unknown>, strings: Strings, locale: string): ListQuery {
+export function parseListQuery(
+  controller: ResolvedController,
+  query: Record<string, unknown>,
+  strings: Strings,
+  locale: string,
+): ListQuery {
   const details: ErrorDetails = {};
   const fail = (key: string, messageKey: string, params: Record<string, string | number> = {}) => {
     // Own keys only, defined (not assigned): `constructor` or `__proto__` name a parameter like any other.
-    if (!Object.hasOwn(details, key)) Object.defineProperty(details, key, { value: [], enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(details, key))
+      Object.defineProperty(details, key, { value: [], enumerable: true, writable: true, configurable: true });
     details[key]!.push(strings.t(locale, messageKey, params));
   };
   const single = (key: string): string | undefined => {
@@ -49,7 +55,12 @@ export function parseListQuery(controller: ResolvedController, query: Record<str
   let sort = list.defaultSort ? { ...list.defaultSort } : undefined;
   const sortKey = single('sort');
   if (sortKey !== undefined) {
-    if (!list.columns[sortKey]?.sortable) fail('sort', 'backend::validation.one_of', { values: Object.keys(list.columns).filter((k) => list.columns[k]!.sortable).join(', ') });
+    if (!list.columns[sortKey]?.sortable)
+      fail('sort', 'backend::validation.one_of', {
+        values: Object.keys(list.columns)
+          .filter((k) => list.columns[k]!.sortable)
+          .join(', '),
+      });
     else sort = { column: sortKey, direction: sort?.column === sortKey ? sort.direction : 'asc' };
   }
   const dir = single('dir');
@@ -60,7 +71,8 @@ export function parseListQuery(controller: ResolvedController, query: Record<str
   const page = parseCount(single('page'), 1);
   if (page === undefined || page > MAX_PAGE) fail('page', 'backend::validation.integer');
   const perPage = parseCount(single('per_page'), list.recordsPerPage);
-  if (perPage === undefined || !list.perPageOptions.includes(perPage)) fail('per_page', 'backend::validation.one_of', { values: list.perPageOptions.join(', ') });
+  if (perPage === undefined || !list.perPageOptions.includes(perPage))
+    fail('per_page', 'backend::validation.one_of', { values: list.perPageOptions.join(', ') });
 
   const filters = new Map<string, string>();
   for (const key of Object.keys(query)) {
@@ -92,15 +104,22 @@ function parseCount(value: string | undefined, fallback: number): number | undef
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const isRealDate = (value: string) => DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+export const isRealDate = (value: string) =>
+  DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 
-function checkFilterValue(type: string, value: string, options?: Record<string, string>): { key: string; params?: Record<string, string | number> } | undefined {
+function checkFilterValue(
+  type: string,
+  value: string,
+  options?: Record<string, string>,
+): { key: string; params?: Record<string, string | number> } | undefined {
   if (value.length > 500) return { key: 'backend::validation.max_length', params: { count: 500 } };
   switch (type) {
     case 'group': {
       const values = value.split(',').filter(Boolean);
       const bad = values.find((v) => !options || !(v in options));
-      return bad !== undefined ? { key: 'backend::validation.one_of', params: { values: Object.keys(options ?? {}).join(', ') } } : undefined;
+      return bad !== undefined
+        ? { key: 'backend::validation.one_of', params: { values: Object.keys(options ?? {}).join(', ') } }
+        : undefined;
     }
     case 'switch':
       return ['0', '1', 'true', 'false', ''].includes(value) ? undefined : { key: 'backend::validation.boolean' };

@@ -47,7 +47,11 @@ function planFor(controller: ResolvedController): ListPlan {
  * that scopes compose into the SQL without the engine guessing their shape.
  */
 function conditionSql(controller: ResolvedController, condition: Condition, em: EntityManager) {
-  const { sql, params } = em.createQueryBuilder(controller.meta.class, 's').select('id' as never).where(condition as never).toQuery();
+  const { sql, params } = em
+    .createQueryBuilder(controller.meta.class, 's')
+    .select('id' as never)
+    .where(condition as never)
+    .toQuery();
   return { sql: `e."id" in (${sql})`, params: [...params] };
 }
 
@@ -57,7 +61,11 @@ const isTimestamp = (type: string | undefined) => Boolean(type && /^timestamp|^d
  * The WHERE of a list request: scope, search and filters. Search and filters are written here
  * (literal `%`, `_` and `\` escaped); scopes and scope filters go through the ORM.
  */
-export async function listWhere(controller: ResolvedController, query: ListQuery, ctx: ScopeContext): Promise<{ sql: string; params: unknown[] }> {
+export async function listWhere(
+  controller: ResolvedController,
+  query: ListQuery,
+  ctx: ScopeContext,
+): Promise<{ sql: string; params: unknown[] }> {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (part: { sql: string; params: unknown[] }) => {
@@ -69,7 +77,8 @@ export async function listWhere(controller: ResolvedController, query: ListQuery
   if (query.search) {
     const searchable = [...controller.columns.values()].filter((c) => controller.list.columns[c.key]?.searchable);
     const pattern = `%${escapeLike(query.search)}%`;
-    if (searchable.length) add({ sql: `(${searchable.map((c) => `${column(c)} ilike ?`).join(' or ')})`, params: searchable.map(() => pattern) });
+    if (searchable.length)
+      add({ sql: `(${searchable.map((c) => `${column(c)} ilike ?`).join(' or ')})`, params: searchable.map(() => pattern) });
   }
   for (const [name, value] of query.filters) {
     const filter = controller.list.filters![name]!;
@@ -110,7 +119,12 @@ export async function listWhere(controller: ResolvedController, query: ListQuery
  * One statement for a page: its rows, the belongsTo labels (left joins) and the total (an
  * uncorrelated subquery PostgreSQL runs once, carried on every row).
  */
-export async function selectPage(controller: ResolvedController, query: ListQuery, where: { sql: string; params: unknown[] }, em: EntityManager) {
+export async function selectPage(
+  controller: ResolvedController,
+  query: ListQuery,
+  where: { sql: string; params: unknown[] },
+  em: EntityManager,
+) {
   const plan = planFor(controller);
   const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
   const sortColumn = query.sort ? controller.columns.get(query.sort.column) : undefined;
@@ -122,8 +136,15 @@ export async function selectPage(controller: ResolvedController, query: ListQuer
   return { rows, plan };
 }
 
-export async function countRows(controller: ResolvedController, where: { sql: string; params: unknown[] }, em: EntityManager): Promise<number> {
-  const rows = await em.execute<Array<{ total: unknown }>>(`select count(*) as total from ${planFor(controller).from} ${where.sql}`, where.params);
+export async function countRows(
+  controller: ResolvedController,
+  where: { sql: string; params: unknown[] },
+  em: EntityManager,
+): Promise<number> {
+  const rows = await em.execute<Array<{ total: unknown }>>(
+    `select count(*) as total from ${planFor(controller).from} ${where.sql}`,
+    where.params,
+  );
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -132,7 +153,9 @@ export function timestampToIso(value: string): string {
   const m = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?|Z)?$/.exec(value);
   if (!m) return value;
   const [, y, mo, d, h, mi, s, frac, sign, oh, om, os] = m;
-  const date = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number((frac ?? '0').padEnd(3, '0').slice(0, 3))));
+  const date = new Date(
+    Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number((frac ?? '0').padEnd(3, '0').slice(0, 3))),
+  );
   date.setUTCFullYear(Number(y));
   const offset = sign ? (sign === '-' ? -1 : 1) * ((Number(oh) * 60 + Number(om ?? 0)) * 60 + Number(os ?? 0)) * 1000 : 0;
   return new Date(date.getTime() - offset).toISOString();

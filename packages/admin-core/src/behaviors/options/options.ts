@@ -28,7 +28,8 @@ function parsePaging(query: Record<string, unknown>, strings: Strings, locale: s
     return Number(value);
   };
   const search = query.search;
-  if (search !== undefined && (typeof search !== 'string' || search.length > 200)) details.search = [strings.t(locale, 'backend::validation.string')];
+  if (search !== undefined && (typeof search !== 'string' || search.length > 200))
+    details.search = [strings.t(locale, 'backend::validation.string')];
   else if (typeof search === 'string' && search.includes('\u0000')) details.search = [strings.t(locale, 'backend::validation.no_nul')];
   const page = read('page', 1, 1_000_000);
   const perPage = read('per_page', 20, 100);
@@ -40,7 +41,12 @@ function parsePaging(query: Record<string, unknown>, strings: Strings, locale: s
  * `GET /{ctl}/fields/{field}/options`: candidates of a relation field through its relation scope,
  * searched case-insensitively on the label, as RelationOption with `locked` where a lock applies.
  */
-export async function relationOptions(controller: ResolvedController, fieldName: string, query: Record<string, unknown>, ctx: { em: EntityManager; principal: Principal; strings: Strings; locale: string }) {
+export async function relationOptions(
+  controller: ResolvedController,
+  fieldName: string,
+  query: Record<string, unknown>,
+  ctx: { em: EntityManager; principal: Principal; strings: Strings; locale: string },
+) {
   const field = optionsField(controller, fieldName);
   const { search, page, perPage } = parsePaging(query, ctx.strings, ctx.locale);
   const target = field.property!.targetMeta!;
@@ -70,9 +76,15 @@ export async function relationOptions(controller: ResolvedController, fieldName:
 }
 
 /** `GET /{ctl}/filters/{scope}/options`: a declared scope filter's options, labels localized. */
-export async function filterOptions(controller: ResolvedController, name: string, ctx: { em: EntityManager; principal: Principal; strings: Strings; locale: string }) {
+export async function filterOptions(
+  controller: ResolvedController,
+  name: string,
+  ctx: { em: EntityManager; principal: Principal; strings: Strings; locale: string },
+) {
   const filter = controller.list.filters?.[name];
   if (!filter || filter.type !== 'scope') throw NotFound();
-  const options = filter.scopeOptions ? await filter.scopeOptions({ principal: ctx.principal, em: ctx.em }) : Object.entries(filter.options ?? {}).map(([value, label]) => ({ value, label }));
+  const options = filter.scopeOptions
+    ? await filter.scopeOptions({ principal: ctx.principal, em: ctx.em })
+    : Object.entries(filter.options ?? {}).map(([value, label]) => ({ value, label }));
   return options.map((option) => ({ label: ctx.strings.t(ctx.locale, option.label), value: String(option.value) }));
 }

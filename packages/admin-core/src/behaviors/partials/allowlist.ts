@@ -5,12 +5,57 @@
 
 /** Elements served as they are (HTML namespace only). */
 export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
-  'div', 'span', 'p', 'br', 'hr',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'a', 'strong', 'em', 'b', 'i', 'u', 's', 'del', 'ins', 'sub', 'sup', 'small', 'mark', 'abbr', 'q', 'cite',
-  'code', 'pre', 'kbd', 'samp', 'var', 'blockquote', 'time', 'img', 'figure', 'figcaption',
-  'ul', 'ol', 'li', 'dl', 'dt', 'dd',
-  'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
+  'div',
+  'span',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'a',
+  'strong',
+  'em',
+  'b',
+  'i',
+  'u',
+  's',
+  'del',
+  'ins',
+  'sub',
+  'sup',
+  'small',
+  'mark',
+  'abbr',
+  'q',
+  'cite',
+  'code',
+  'pre',
+  'kbd',
+  'samp',
+  'var',
+  'blockquote',
+  'time',
+  'img',
+  'figure',
+  'figcaption',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'caption',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
 ]);
 
 /**
@@ -19,10 +64,42 @@ export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
  * vectors), document-level elements, and elements whose content is raw text.
  */
 export const DROPPED_TAGS: ReadonlySet<string> = new Set([
-  'script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'xmp', 'plaintext', 'iframe', 'frame', 'frameset',
-  'object', 'embed', 'applet', 'param', 'canvas', 'video', 'audio', 'source', 'track', 'svg', 'math',
-  'form', 'input', 'button', 'select', 'option', 'optgroup', 'datalist', 'textarea', 'dialog',
-  'head', 'title', 'meta', 'link', 'base',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'noembed',
+  'noframes',
+  'xmp',
+  'plaintext',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'param',
+  'canvas',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'svg',
+  'math',
+  'form',
+  'input',
+  'button',
+  'select',
+  'option',
+  'optgroup',
+  'datalist',
+  'textarea',
+  'dialog',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'base',
 ]);
 
 /** Whitespace-only text inside these is layout noise (the browser ignores it): it is not served. */
@@ -33,10 +110,12 @@ type Check = (value: string) => string | undefined;
 const HTTP = new Set(['http', 'https']);
 const LINK = new Set(['http', 'https', 'mailto']);
 const count: Check = (value) => (/^\d{1,4}$/.test(value) ? value : undefined);
-const oneOf = (values: readonly string[]): Check => (value) => {
-  const lower = value.trim().toLowerCase();
-  return values.includes(lower) ? lower : undefined;
-};
+const oneOf =
+  (values: readonly string[]): Check =>
+  (value) => {
+    const lower = value.trim().toLowerCase();
+    return values.includes(lower) ? lower : undefined;
+  };
 const any: Check = (value) => value;
 
 /**
@@ -91,11 +170,19 @@ const TAG_ATTRIBUTES: Record<string, Record<string, Check>> = {
  * The attributes an element keeps, in source order: allowed names whose value passes its check
  * (a refused value drops the attribute, not the element).
  */
-export function allowedAttributes(tag: string, attrs: ReadonlyArray<{ name: string; value: string; namespace?: string }>): Record<string, string> {
+export function allowedAttributes(
+  tag: string,
+  attrs: ReadonlyArray<{ name: string; value: string; namespace?: string }>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { name, value, namespace } of attrs) {
     if (namespace) continue;
-    const check = Object.hasOwn(TAG_ATTRIBUTES, tag) && Object.hasOwn(TAG_ATTRIBUTES[tag]!, name) ? TAG_ATTRIBUTES[tag]![name]! : Object.hasOwn(GLOBAL_ATTRIBUTES, name) ? GLOBAL_ATTRIBUTES[name]! : undefined;
+    const check =
+      Object.hasOwn(TAG_ATTRIBUTES, tag) && Object.hasOwn(TAG_ATTRIBUTES[tag]!, name)
+        ? TAG_ATTRIBUTES[tag]![name]!
+        : Object.hasOwn(GLOBAL_ATTRIBUTES, name)
+          ? GLOBAL_ATTRIBUTES[name]!
+          : undefined;
     const kept = check?.(value);
     if (kept !== undefined) out[name] = kept; // `name` is on an allowlist: never `__proto__`
   }
@@ -103,7 +190,10 @@ export function allowedAttributes(tag: string, attrs: ReadonlyArray<{ name: stri
 }
 
 /** Every attribute name any element may carry (for tests and docs). */
-export const ALLOWED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([...Object.keys(GLOBAL_ATTRIBUTES), ...Object.values(TAG_ATTRIBUTES).flatMap(Object.keys)]);
+export const ALLOWED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
+  ...Object.keys(GLOBAL_ATTRIBUTES),
+  ...Object.values(TAG_ATTRIBUTES).flatMap(Object.keys),
+]);
 /** Schemes `href` accepts; `src` accepts http and https only. */
 export const LINK_SCHEMES: ReadonlySet<string> = LINK;
 export const IMAGE_SCHEMES: ReadonlySet<string> = HTTP;

@@ -29,28 +29,55 @@ const compiled = new WeakMap<ControllerConfig, ReadonlyMap<string, CompiledParti
 export function checkPartials(at: At, config: ControllerConfig): ReadonlyMap<string, CompiledPartial> {
   const partials = new Map<string, CompiledPartial>();
   if (config.partials !== undefined && !isObject(config.partials)) {
-    throw at('partials', 'must be an object of partial name to partial', 'Use for example `{ summary: { template: "<p>{{ record.name }}</p>", form: true } }`.');
+    throw at(
+      'partials',
+      'must be an object of partial name to partial',
+      'Use for example `{ summary: { template: "<p>{{ record.name }}</p>", form: true } }`.',
+    );
   }
   for (const [name, partial] of Object.entries(config.partials ?? {})) {
     const where = `partials.${name}`;
-    if (!PARTIAL_NAME.test(name)) throw at(where, `${JSON.stringify(name)} is not a partial name (one URL segment)`, 'Use letters, digits, "_", "-" and "." (not first), at most 100 characters.');
+    if (!PARTIAL_NAME.test(name))
+      throw at(
+        where,
+        `${JSON.stringify(name)} is not a partial name (one URL segment)`,
+        'Use letters, digits, "_", "-" and "." (not first), at most 100 characters.',
+      );
     onlyKeys(at, where, partial, PARTIAL_KEYS, '{ template, form?, viewModel? }');
-    if (typeof partial.template !== 'string' || partial.template === '') throw at(`${where}.template`, 'a template is required', 'Set `template` to a Liquid template string.');
-    if (partial.form !== undefined && typeof partial.form !== 'boolean') throw at(`${where}.form`, 'must be true or false', 'Use `form: true` for a partial that takes a record `id`.');
-    if (partial.viewModel !== undefined && typeof partial.viewModel !== 'function') throw at(`${where}.viewModel`, 'must be a function', 'Pass `(ctx) => ({ … })`.');
-    if (partial.template.length > TEMPLATE_MAX_LENGTH) throw at(`${where}.template`, `the template has ${partial.template.length} characters, over ${TEMPLATE_MAX_LENGTH}`, 'Keep a partial small; move data into the view model.');
+    if (typeof partial.template !== 'string' || partial.template === '')
+      throw at(`${where}.template`, 'a template is required', 'Set `template` to a Liquid template string.');
+    if (partial.form !== undefined && typeof partial.form !== 'boolean')
+      throw at(`${where}.form`, 'must be true or false', 'Use `form: true` for a partial that takes a record `id`.');
+    if (partial.viewModel !== undefined && typeof partial.viewModel !== 'function')
+      throw at(`${where}.viewModel`, 'must be a function', 'Pass `(ctx) => ({ … })`.');
+    if (partial.template.length > TEMPLATE_MAX_LENGTH)
+      throw at(
+        `${where}.template`,
+        `the template has ${partial.template.length} characters, over ${TEMPLATE_MAX_LENGTH}`,
+        'Keep a partial small; move data into the view model.',
+      );
     let template: CompiledTemplate;
     try {
       template = compileTemplate(partial.template);
     } catch (error) {
-      const message = String((error as Error).message).split('\n')[0]!.replace(/\.$/, '');
-      throw at(`${where}.template`, `the template does not parse: ${message}`, 'Fix the Liquid syntax. Partials have no `include`, `render` or `layout` (they read no files), and only Liquid\'s standard filters and `t`.');
+      const message = String((error as Error).message)
+        .split('\n')[0]!
+        .replace(/\.$/, '');
+      throw at(
+        `${where}.template`,
+        `the template does not parse: ${message}`,
+        "Fix the Liquid syntax. Partials have no `include`, `render` or `layout` (they read no files), and only Liquid's standard filters and `t`.",
+      );
     }
     partials.set(name, { name, config: partial as PartialConfig, template });
   }
   const named = (key: string, value: unknown) => {
     if (typeof value === 'string' && !partials.has(value)) {
-      throw at(key, `names the partial ${JSON.stringify(value)}, which the controller does not register`, `Declare it under \`partials\`${partials.size ? ` (registered: ${[...partials.keys()].join(', ')})` : ''}.`);
+      throw at(
+        key,
+        `names the partial ${JSON.stringify(value)}, which the controller does not register`,
+        `Declare it under \`partials\`${partials.size ? ` (registered: ${[...partials.keys()].join(', ')})` : ''}.`,
+      );
     }
   };
   for (const [field, fieldConfig] of Object.entries(config.form?.fields ?? {})) {

@@ -23,8 +23,12 @@ const REFUSED_TAGS = ['include', 'render', 'layout', 'block'];
 const noFiles: FS = {
   exists: async () => false,
   existsSync: () => false,
-  readFile: async (file) => { throw new Error(`partials read no files (${file})`); },
-  readFileSync: (file) => { throw new Error(`partials read no files (${file})`); },
+  readFile: async (file) => {
+    throw new Error(`partials read no files (${file})`);
+  },
+  readFileSync: (file) => {
+    throw new Error(`partials read no files (${file})`);
+  },
   resolve: (_dir, file) => file,
   contains: async () => false,
   containsSync: () => false,
@@ -143,5 +147,7 @@ export function viewData(value: unknown, path = 'viewModel', seen: object[] = []
       return out;
     }
   }
-  throw new Error(`partial view model: ${path} is ${typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'non-plain object'}` : `a ${typeof value}`}; pass plain data`);
+  throw new Error(
+    `partial view model: ${path} is ${typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'non-plain object'}` : `a ${typeof value}`}; pass plain data`,
+  );
 }

@@ -17,7 +17,10 @@ export { PARTIAL_LIMITS } from './limits.ts';
  * them), `id` is the only query parameter, and the answer is a PartialView in the success
  * envelope. Registered for every controller: an unregistered name is the 404 of `renderPartial`.
  */
-export function partialRoutes(controller: ResolvedController, route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition): RouteDefinition[] {
+export function partialRoutes(
+  controller: ResolvedController,
+  route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition,
+): RouteDefinition[] {
   return [
     route({
       method: 'GET',
@@ -25,13 +28,18 @@ export function partialRoutes(controller: ResolvedController, route: (r: Omit<Ro
       query: ['id'],
       handler: async (req, core) =>
         ok(
-          await renderPartial(controller, req.params.name!, { id: req.query.id }, {
-            principal: req.principal!,
-            em: core.db.orm.em.fork() as EntityManager,
-            strings: core.strings,
-            locale: req.locale,
-            locales: core.config.locales,
-          }),
+          await renderPartial(
+            controller,
+            req.params.name!,
+            { id: req.query.id },
+            {
+              principal: req.principal!,
+              em: core.db.orm.em.fork() as EntityManager,
+              strings: core.strings,
+              locale: req.locale,
+              locales: core.config.locales,
+            },
+          ),
         ),
     }),
   ];

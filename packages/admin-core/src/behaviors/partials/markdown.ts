@@ -18,7 +18,8 @@ const DEFAULT_BUDGET: MarkdownBudget = { sourceChars: 16 * 1024, outputBytes: 48
 
 const container = parseFragment('<div></div>').childNodes[0] as DefaultTreeAdapterTypes.Element;
 
-const countNodes = (nodes: PartialNode[]): number => nodes.reduce((sum, node) => sum + 1 + ('children' in node ? countNodes(node.children) : 0), 0);
+const countNodes = (nodes: PartialNode[]): number =>
+  nodes.reduce((sum, node) => sum + 1 + ('children' in node ? countNodes(node.children) : 0), 0);
 
 /**
  * Markdown as sanitized HTML for a partial's view model (output it with `{{ value | raw }}`; the

@@ -26,7 +26,8 @@ const RECORD_ID = /^[1-9]\d{0,9}$/;
 export function partialRecordId(form: boolean, raw: unknown, strings: Strings, locale: string): number | undefined {
   if (raw === undefined) return undefined;
   if (!form) throw Validation({ id: [strings.t(locale, 'backend::partials.id_not_accepted')] });
-  if (typeof raw !== 'string' || !RECORD_ID.test(raw) || Number(raw) > 2_147_483_647) throw Validation({ id: [strings.t(locale, 'backend::partials.id_invalid')] });
+  if (typeof raw !== 'string' || !RECORD_ID.test(raw) || Number(raw) > 2_147_483_647)
+    throw Validation({ id: [strings.t(locale, 'backend::partials.id_invalid')] });
   return Number(raw);
 }
 
@@ -37,7 +38,12 @@ export function partialRecordId(form: boolean, raw: unknown, strings: Strings, l
  * becomes an allowlisted node tree. A partial over a limit, a render error or a view model that
  * is not plain data is the partial's fault: an opaque 500 whose log line names the reason.
  */
-export async function renderPartial(controller: ResolvedController, name: string, query: { id?: unknown }, ctx: RenderPartialContext): Promise<PartialView> {
+export async function renderPartial(
+  controller: ResolvedController,
+  name: string,
+  query: { id?: unknown },
+  ctx: RenderPartialContext,
+): Promise<PartialView> {
   const partials = compiledPartials(controller.config);
   const partial = partials.get(name);
   if (!partial) throw NotFound();
@@ -52,13 +58,17 @@ export async function renderPartial(controller: ResolvedController, name: string
   }
   const model = partial.config.viewModel
     ? await partial.config.viewModel(partialCtx)
-    : partialCtx.record ? { record: partialCtx.record, labels: partialCtx.labels } : {};
+    : partialCtx.record
+      ? { record: partialCtx.record, labels: partialCtx.labels }
+      : {};
   try {
     const data = viewData(model);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('the view model must be an object');
     return { nodes: partialNodes(renderTemplate(partial.template, data as Record<string, unknown>, t)) };
   } catch (error) {
     // Not an AdminError: an opaque 500, whose log line (this message and stack) names the partial and the reason.
-    throw new Error(`partial ${controller.address}/partials/${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`partial ${controller.address}/partials/${name}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -9,21 +9,68 @@ import { widgetPermitted } from '../actions/lists.ts';
 
 /** FormField keys of spec 2.5 served as the author wrote them (labels are localized below). */
 const PASSTHROUGH = [
-  'span', 'size', 'required', 'readOnly', 'multiple', 'context', 'default', 'attributes', 'nameFrom', 'relation', 'preset',
-  'action', 'widget', 'fill', 'path', 'deferrable', 'fileTypes', 'mimeTypes', 'maxFiles', 'maxFilesize', 'imageWidth', 'imageHeight',
-  'mode', 'protected', 'useCaption', 'thumbOptions', 'format', 'displayFormat', 'minDate', 'maxDate', 'firstDay', 'yearRange',
-  'ignoreTimezone', 'twelveHour', 'separator', 'customTags', 'typeOptions', 'element', 'translatable',
+  'span',
+  'size',
+  'required',
+  'readOnly',
+  'multiple',
+  'context',
+  'default',
+  'attributes',
+  'nameFrom',
+  'relation',
+  'preset',
+  'action',
+  'widget',
+  'fill',
+  'path',
+  'deferrable',
+  'fileTypes',
+  'mimeTypes',
+  'maxFiles',
+  'maxFilesize',
+  'imageWidth',
+  'imageHeight',
+  'mode',
+  'protected',
+  'useCaption',
+  'thumbOptions',
+  'format',
+  'displayFormat',
+  'minDate',
+  'maxDate',
+  'firstDay',
+  'yearRange',
+  'ignoreTimezone',
+  'twelveHour',
+  'separator',
+  'customTags',
+  'typeOptions',
+  'element',
+  'translatable',
 ] as const;
 const LOCALIZED = ['label', 'comment', 'tab', 'emptyOption', 'prompt', 'actionLabel'] as const;
 
 const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
 const LIST_MESSAGES = [
-  'create', 'deleteConfirm', 'deleteSelected', 'deleted', 'empty', 'emptySearch', 'emptySearchHint', 'recordCount', 'rowStateDeleted',
-  'rowStateDisabled', 'rowStateNegative', 'searchPrompt', 'selected',
+  'create',
+  'deleteConfirm',
+  'deleteSelected',
+  'deleted',
+  'empty',
+  'emptySearch',
+  'emptySearchHint',
+  'recordCount',
+  'rowStateDeleted',
+  'rowStateDisabled',
+  'rowStateNegative',
+  'searchPrompt',
+  'selected',
 ] as const;
 
 /** A message as plural forms: a registered key gives its forms, plain text gives `{other}`. */
-export const formsOf = (strings: Strings, locale: string, keyOrText: string): PluralForms => strings.forms(locale, keyOrText) ?? { other: keyOrText };
+export const formsOf = (strings: Strings, locale: string, keyOrText: string): PluralForms =>
+  strings.forms(locale, keyOrText) ?? { other: keyOrText };
 
 export interface SchemaContext {
   strings: Strings;
@@ -41,7 +88,14 @@ export function formField(field: ResolvedField, { strings, locale, principal, pe
   if (field.config.options) {
     out.options = Object.entries(field.config.options).map(([value, label]) => ({ label: strings.t(locale, label), value }));
   }
-  const extra = field.type.schema?.(field.config, { t: (key, params) => strings.t(locale, key, params), locale, locales: strings.locales, principal, permissions, relation: field.relation });
+  const extra = field.type.schema?.(field.config, {
+    t: (key, params) => strings.t(locale, key, params),
+    locale,
+    locales: strings.locales,
+    principal,
+    permissions,
+    relation: field.relation,
+  });
   return { ...out, ...extra };
 }
 
@@ -57,13 +111,21 @@ export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
   const messages = formMessages(strings, locale, form.messages);
   return {
     // A widget whose action the admin may not run is not offered (it would only answer 403).
-    fields: [...controller.fields.values()].filter((field) => widgetPermitted(controller, field, ctx.principal)).map((field) => formField(field, ctx)),
+    fields: [...controller.fields.values()]
+      .filter((field) => widgetPermitted(controller, field, ctx.principal))
+      .map((field) => formField(field, ctx)),
     assets: formAssets(controller, ctx.core),
     messages,
     meta: { locale },
     redirects: {
-      create: { redirect: form.redirects?.create?.redirect ?? `${base}/update/:id`, redirectClose: form.redirects?.create?.redirectClose ?? base },
-      update: { redirect: form.redirects?.update?.redirect ?? `${base}/update/:id`, redirectClose: form.redirects?.update?.redirectClose ?? base },
+      create: {
+        redirect: form.redirects?.create?.redirect ?? `${base}/update/:id`,
+        redirectClose: form.redirects?.create?.redirectClose ?? base,
+      },
+      update: {
+        redirect: form.redirects?.update?.redirect ?? `${base}/update/:id`,
+        redirectClose: form.redirects?.update?.redirectClose ?? base,
+      },
       default: form.redirects?.default ?? base,
     },
     ...(form.name ? { name: strings.t(locale, form.name) } : {}),
@@ -77,7 +139,11 @@ export function listSchema(
   controller: ResolvedController,
   strings: Strings,
   locale: string,
-  actions: { bulkActions: Array<Record<string, unknown>>; toolbarActions: Array<{ name: string; label: string }>; toolbarButtons?: string[] },
+  actions: {
+    bulkActions: Array<Record<string, unknown>>;
+    toolbarActions: Array<{ name: string; label: string }>;
+    toolbarButtons?: string[];
+  },
 ) {
   const list = controller.list;
   const t = (key: string) => strings.t(locale, key);
@@ -89,7 +155,9 @@ export function listSchema(
     ...(c.relation ? { relation: c.relation } : {}),
     ...(controller.columns.get(key)?.labelProperty ? { select: controller.columns.get(key)!.labelProperty } : {}),
     ...(c.type ? { type: c.type } : {}),
-    ...(c.type === 'money' ? { ...(c.currency ? { currency: c.currency } : {}), ...(c.currencyFrom ? { currencyFrom: c.currencyFrom } : {}) } : {}),
+    ...(c.type === 'money'
+      ? { ...(c.currency ? { currency: c.currency } : {}), ...(c.currencyFrom ? { currencyFrom: c.currencyFrom } : {}) }
+      : {}),
   }));
   const filters = Object.entries(list.filters ?? {}).map(([name, f]) => ({
     name,
@@ -112,7 +180,11 @@ export function listSchema(
     messages: Object.fromEntries(LIST_MESSAGES.map((key) => [key, formsOf(strings, locale, `backend::list.${key}`)])),
     perPageOptions: list.perPageOptions,
     recordsPerPage: list.recordsPerPage,
-    rowActions: (list.rowActions ?? []).map((a) => ({ name: a.name, ...(a.label ? { label: t(a.label) } : {}), ...(a.url ? { url: a.url } : {}) })),
+    rowActions: (list.rowActions ?? []).map((a) => ({
+      name: a.name,
+      ...(a.label ? { label: t(a.label) } : {}),
+      ...(a.url ? { url: a.url } : {}),
+    })),
     searchTerm: '',
     showCheckboxes: list.showCheckboxes ?? true,
     showSearch: list.showSearch ?? searchable,

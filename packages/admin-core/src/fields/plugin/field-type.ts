@@ -131,32 +131,74 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
     element: definition.element,
     translatable,
     optionKeys: Object.freeze(Object.keys(declared)),
-    assets: Object.freeze({ scripts: Object.freeze([...(definition.assets.scripts ?? [])]), styles: Object.freeze([...(definition.assets.styles ?? [])]) }),
+    assets: Object.freeze({
+      scripts: Object.freeze([...(definition.assets.scripts ?? [])]),
+      styles: Object.freeze([...(definition.assets.styles ?? [])]),
+    }),
     ...(definition.upload ? { upload: definition.upload } : {}),
     check(field, ctx) {
       if (field.element !== undefined && field.element !== definition.element) {
-        throw configError(ctx, 'element', `the ${alias} type renders "${definition.element}"`, 'Remove `element`: the plugin field type decides it.');
+        throw configError(
+          ctx,
+          'element',
+          `the ${alias} type renders "${definition.element}"`,
+          'Remove `element`: the plugin field type decides it.',
+        );
       }
       if (field.translatable !== undefined && field.translatable !== translatable) {
-        throw configError(ctx, 'translatable', `the ${alias} type is ${translatable ? '' : 'not '}translatable`, 'Remove `translatable`: the plugin field type decides it.');
+        throw configError(
+          ctx,
+          'translatable',
+          `the ${alias} type is ${translatable ? '' : 'not '}translatable`,
+          'Remove `translatable`: the plugin field type decides it.',
+        );
       }
       if (translatable && field.default !== undefined) {
-        throw configError(ctx, 'default', `a ${alias} field is an object of locale to value and takes no scalar default`, 'Remove `default`.');
+        throw configError(
+          ctx,
+          'default',
+          `a ${alias} field is an object of locale to value and takes no scalar default`,
+          'Remove `default`.',
+        );
       }
       for (const [key, value] of Object.entries(field.typeOptions ?? {})) {
         const option = Object.hasOwn(declared, key) ? declared[key]! : undefined;
         const known = Object.keys(declared);
-        if (!option) throw configError(ctx, `typeOptions.${key}`, `the ${alias} type has no option "${key}"`, known.length ? `Use one of ${known.join(', ')}.` : `The ${alias} type takes no options; remove \`typeOptions\`.`);
-        if (!isJsonValue(value)) throw configError(ctx, `typeOptions.${key}`, 'must be plain JSON data (it is served in the form schema)', 'Use strings, numbers, booleans, null, arrays and plain objects.');
+        if (!option)
+          throw configError(
+            ctx,
+            `typeOptions.${key}`,
+            `the ${alias} type has no option "${key}"`,
+            known.length ? `Use one of ${known.join(', ')}.` : `The ${alias} type takes no options; remove \`typeOptions\`.`,
+          );
+        if (!isJsonValue(value))
+          throw configError(
+            ctx,
+            `typeOptions.${key}`,
+            'must be plain JSON data (it is served in the form schema)',
+            'Use strings, numbers, booleans, null, arrays and plain objects.',
+          );
         const verdict = option.check(value);
         if (verdict !== true) {
-          throw configError(ctx, `typeOptions.${key}`, typeof verdict === 'string' && verdict ? verdict : `${JSON.stringify(value)} is not a valid value`, option.hint ?? `See the ${alias} type's documentation.`);
+          throw configError(
+            ctx,
+            `typeOptions.${key}`,
+            typeof verdict === 'string' && verdict ? verdict : `${JSON.stringify(value)} is not a valid value`,
+            option.hint ?? `See the ${alias} type's documentation.`,
+          );
         }
       }
       const column = baseColumnType(ctx);
       const allowed = translatable ? JSON_COLUMNS : definition.columnTypes;
       if (column && allowed && !allowed.includes(column)) {
-        throw configError(ctx, undefined, `a ${alias} field is stored in a ${allowed.join(' or ')} column, but "${ctx.property!.name}" is a ${column} column`, translatable ? 'Bind it to a json property (`p.json()`).' : `Bind it to a property of one of these column types: ${allowed.join(', ')}.`);
+        throw configError(
+          ctx,
+          undefined,
+          `a ${alias} field is stored in a ${allowed.join(' or ')} column, but "${ctx.property!.name}" is a ${column} column`,
+          translatable
+            ? 'Bind it to a json property (`p.json()`).'
+            : `Bind it to a property of one of these column types: ${allowed.join(', ')}.`,
+        );
       }
     },
     schema: (field) => ({ element: definition.element, translatable, typeOptions: { ...(field.typeOptions ?? {}) } }),

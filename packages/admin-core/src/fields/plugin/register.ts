@@ -22,7 +22,8 @@ const STYLE = /\.css$/;
 type At = (key: string, problem: string, fix: string) => ConfigError;
 
 function onlyKeys(at: At, key: string, value: Record<string, unknown>, known: readonly string[]) {
-  for (const name of Object.keys(value)) if (!known.includes(name)) throw at(key ? `${key}.${name}` : name, 'unknown key', `Known keys: ${known.join(', ')}.`);
+  for (const name of Object.keys(value))
+    if (!known.includes(name)) throw at(key ? `${key}.${name}` : name, 'unknown key', `Known keys: ${known.join(', ')}.`);
 }
 
 /**
@@ -34,35 +35,79 @@ export function addPluginFieldTypes(target: Map<string, FieldType>, plugin: Plug
   const declared: unknown = plugin.fieldTypes;
   if (declared === undefined) return;
   if (!isPlainObject(declared)) {
-    throw ConfigError.at({ plugin: code, key: 'fieldTypes' }, 'must be an object of alias to field type', 'For example `fieldTypes: { color: { element: "acme-color-picker", assets: { scripts: ["color-picker.js"] }, decode } }`.');
+    throw ConfigError.at(
+      { plugin: code, key: 'fieldTypes' },
+      'must be an object of alias to field type',
+      'For example `fieldTypes: { color: { element: "acme-color-picker", assets: { scripts: ["color-picker.js"] }, decode } }`.',
+    );
   }
   for (const [alias, definition] of Object.entries(declared)) {
-    const at: At = (key, problem, fix) => ConfigError.at({ plugin: code, key: key ? `fieldTypes.${alias}.${key}` : `fieldTypes.${alias}` }, problem, fix);
-    if (!ALIAS.test(alias)) throw at('', 'not a valid field type alias', 'Use lower-case letters, digits and "-", starting with a letter (at most 40 characters), for example "color".');
-    if (BUILTIN_FIELD_TYPES.has(alias)) throw at('', `"${alias}" is a built-in field type`, 'Choose another alias: a plugin cannot replace a built-in type.');
+    const at: At = (key, problem, fix) =>
+      ConfigError.at({ plugin: code, key: key ? `fieldTypes.${alias}.${key}` : `fieldTypes.${alias}` }, problem, fix);
+    if (!ALIAS.test(alias))
+      throw at(
+        '',
+        'not a valid field type alias',
+        'Use lower-case letters, digits and "-", starting with a letter (at most 40 characters), for example "color".',
+      );
+    if (BUILTIN_FIELD_TYPES.has(alias))
+      throw at('', `"${alias}" is a built-in field type`, 'Choose another alias: a plugin cannot replace a built-in type.');
     const taken = pluginFieldTypeOf(target.get(alias));
-    if (taken) throw at('', `the alias "${alias}" is already registered by plugin "${taken.plugin}"`, 'Choose another alias, for example one that starts with your plugin\'s name.');
+    if (taken)
+      throw at(
+        '',
+        `the alias "${alias}" is already registered by plugin "${taken.plugin}"`,
+        "Choose another alias, for example one that starts with your plugin's name.",
+      );
     if (!isPlainObject(definition)) throw at('', 'must be an object', 'Declare `{ element, assets, decode, … }`.');
     checkDefinition(at, definition as unknown as PluginFieldTypeDefinition, plugin, assets, target);
-    target.set(alias, toFieldType({ alias, plugin: code, vendor: plugin.vendor, pluginName: plugin.name, definition: Object.freeze({ ...(definition as unknown as PluginFieldTypeDefinition) }) }));
+    target.set(
+      alias,
+      toFieldType({
+        alias,
+        plugin: code,
+        vendor: plugin.vendor,
+        pluginName: plugin.name,
+        definition: Object.freeze({ ...(definition as unknown as PluginFieldTypeDefinition) }),
+      }),
+    );
   }
 }
 
-function checkDefinition(at: At, definition: PluginFieldTypeDefinition, plugin: PluginDefinition, assets: PluginAssets, target: ReadonlyMap<string, FieldType>): void {
+function checkDefinition(
+  at: At,
+  definition: PluginFieldTypeDefinition,
+  plugin: PluginDefinition,
+  assets: PluginAssets,
+  target: ReadonlyMap<string, FieldType>,
+): void {
   onlyKeys(at, '', definition as unknown as Record<string, unknown>, DEFINITION_KEYS);
   checkElement(at, definition.element, plugin.vendor, target);
-  if (definition.translatable !== undefined && typeof definition.translatable !== 'boolean') throw at('translatable', 'must be true or false', 'Use a boolean.');
+  if (definition.translatable !== undefined && typeof definition.translatable !== 'boolean')
+    throw at('translatable', 'must be true or false', 'Use a boolean.');
   for (const key of ['decode', 'encode'] as const) {
     if (definition[key] === undefined && key === 'encode') continue;
-    if (typeof definition[key] !== 'function') throw at(key, definition[key] === undefined ? 'is missing' : 'must be a function', key === 'decode' ? 'Pass `decode(value, ctx)` that answers the value to store or throws a FieldError.' : 'Pass `encode(value, ctx)`, or leave it out to serve the stored value.');
+    if (typeof definition[key] !== 'function')
+      throw at(
+        key,
+        definition[key] === undefined ? 'is missing' : 'must be a function',
+        key === 'decode'
+          ? 'Pass `decode(value, ctx)` that answers the value to store or throws a FieldError.'
+          : 'Pass `encode(value, ctx)`, or leave it out to serve the stored value.',
+      );
   }
   checkOptions(at, definition.options);
   checkAssets(at, definition.assets, plugin, assets);
   const columns = definition.columnTypes;
   if (columns !== undefined) {
-    if (definition.translatable) throw at('columnTypes', 'a translatable type is always stored in a json or jsonb column', 'Remove `columnTypes`.');
+    if (definition.translatable)
+      throw at('columnTypes', 'a translatable type is always stored in a json or jsonb column', 'Remove `columnTypes`.');
     if (!Array.isArray(columns) || columns.length === 0 || !columns.every((c) => typeof c === 'string' && COLUMN_TYPE.test(c))) {
-      throw at('columnTypes', 'must be a non-empty list of lower-case column types', 'For example `columnTypes: ["varchar", "text"]` (without length or precision).');
+      throw at(
+        'columnTypes',
+        'must be a non-empty list of lower-case column types',
+        'For example `columnTypes: ["varchar", "text"]` (without length or precision).',
+      );
     }
   }
   if (definition.upload !== undefined) checkUpload(at, definition.upload);
@@ -71,25 +116,46 @@ function checkDefinition(at: At, definition: PluginFieldTypeDefinition, plugin: 
 /** The element is the plugin's own: `{vendor}-…`, so two vendors never define the same tag. */
 function checkElement(at: At, element: unknown, vendor: string, target: ReadonlyMap<string, FieldType>): void {
   const prefix = `${vendor}-`;
-  if (!isCustomElementName(element)) throw at('element', `${JSON.stringify(element)} is not a custom element name`, `Use a lower-case tag with a hyphen that starts with "${prefix}", for example "${prefix}color-picker".`);
+  if (!isCustomElementName(element))
+    throw at(
+      'element',
+      `${JSON.stringify(element)} is not a custom element name`,
+      `Use a lower-case tag with a hyphen that starts with "${prefix}", for example "${prefix}color-picker".`,
+    );
   if (!element.startsWith(prefix) || element.length === prefix.length) {
-    throw at('element', `"${element}" does not start with the plugin's element prefix "${prefix}"`, `Name the element "${prefix}<name>", for example "${prefix}color-picker".`);
+    throw at(
+      'element',
+      `"${element}" does not start with the plugin's element prefix "${prefix}"`,
+      `Name the element "${prefix}<name>", for example "${prefix}color-picker".`,
+    );
   }
   for (const other of target.values()) {
     const owner = pluginFieldTypeOf(other);
-    if (owner?.element === element) throw at('element', `"${element}" is already the element of the ${owner.name} type of plugin "${owner.plugin}"`, 'A custom element can be defined once per page: give each type its own element.');
+    if (owner?.element === element)
+      throw at(
+        'element',
+        `"${element}" is already the element of the ${owner.name} type of plugin "${owner.plugin}"`,
+        'A custom element can be defined once per page: give each type its own element.',
+      );
   }
 }
 
 function checkOptions(at: At, options: unknown): void {
   if (options === undefined) return;
-  if (!isPlainObject(options)) throw at('options', 'must be an object of option key to `{ check }`', 'For example `options: { palette: { check: (v) => Array.isArray(v), hint: "Use a list of colours." } }`.');
+  if (!isPlainObject(options))
+    throw at(
+      'options',
+      'must be an object of option key to `{ check }`',
+      'For example `options: { palette: { check: (v) => Array.isArray(v), hint: "Use a list of colours." } }`.',
+    );
   for (const [key, option] of Object.entries(options)) {
     if (!OPTION_KEY.test(key)) throw at(`options.${key}`, 'not a valid option key', 'Use letters, digits and "_", starting with a letter.');
     if (!isPlainObject(option)) throw at(`options.${key}`, 'must be `{ check, hint? }`', 'Declare how a value of the option is checked.');
     onlyKeys(at, `options.${key}`, option, OPTION_KEYS);
-    if (typeof option.check !== 'function') throw at(`options.${key}.check`, 'must be a function', 'Pass `check(value)` that answers true, or what is wrong.');
-    if (option.hint !== undefined && (typeof option.hint !== 'string' || option.hint === '')) throw at(`options.${key}.hint`, 'must be a non-empty string', 'Say how a valid value looks.');
+    if (typeof option.check !== 'function')
+      throw at(`options.${key}.check`, 'must be a function', 'Pass `check(value)` that answers true, or what is wrong.');
+    if (option.hint !== undefined && (typeof option.hint !== 'string' || option.hint === ''))
+      throw at(`options.${key}.hint`, 'must be a non-empty string', 'Say how a valid value looks.');
   }
 }
 
@@ -108,12 +174,20 @@ function checkAssets(at: At, declared: unknown, plugin: PluginDefinition, assets
         throw at(`assets.${kind}`, `"${file}" is not a ${kind === 'scripts' ? 'script (.js, .mjs)' : 'stylesheet (.css)'}`, fix);
       }
       if (!assets.has(plugin.vendor, plugin.name, file)) {
-        throw at(`assets.${kind}`, `"${file}" is not one of the plugin's assets`, `Add it to the plugin's \`assets\`: { "${file}": new URL("./${file}", import.meta.url) }.`);
+        throw at(
+          `assets.${kind}`,
+          `"${file}" is not one of the plugin's assets`,
+          `Add it to the plugin's \`assets\`: { "${file}": new URL("./${file}", import.meta.url) }.`,
+        );
       }
     }
   }
   if (!Array.isArray(declared.scripts) || declared.scripts.length === 0) {
-    throw at('assets.scripts', 'names no script', 'The script that defines the custom element must be listed, for example `scripts: ["color-picker.js"]`.');
+    throw at(
+      'assets.scripts',
+      'names no script',
+      'The script that defines the custom element must be listed, for example `scripts: ["color-picker.js"]`.',
+    );
   }
 }
 
@@ -122,11 +196,23 @@ function checkUpload(at: At, upload: unknown): void {
   onlyKeys(at, 'upload', upload, UPLOAD_KEYS);
   const max = upload.maxBytes;
   if (!Number.isSafeInteger(max) || (max as number) < 1 || (max as number) > PLUGIN_UPLOAD_MAX_BYTES) {
-    throw at('upload.maxBytes', `must be a whole number of bytes from 1 to ${PLUGIN_UPLOAD_MAX_BYTES}`, 'For example `maxBytes: 2 * 1024 * 1024`.');
+    throw at(
+      'upload.maxBytes',
+      `must be a whole number of bytes from 1 to ${PLUGIN_UPLOAD_MAX_BYTES}`,
+      'For example `maxBytes: 2 * 1024 * 1024`.',
+    );
   }
   const accept = upload.accept;
-  if (accept !== undefined && !(Array.isArray(accept) && accept.length > 0 && accept.every((e) => typeof e === 'string' && EXTENSION.test(e)))) {
-    throw at('upload.accept', 'must be a non-empty list of lower-case extensions without the dot', 'For example `accept: ["png", "jpg", "jpeg"]`.');
+  if (
+    accept !== undefined &&
+    !(Array.isArray(accept) && accept.length > 0 && accept.every((e) => typeof e === 'string' && EXTENSION.test(e)))
+  ) {
+    throw at(
+      'upload.accept',
+      'must be a non-empty list of lower-case extensions without the dot',
+      'For example `accept: ["png", "jpg", "jpeg"]`.',
+    );
   }
-  if (typeof upload.handle !== 'function') throw at('upload.handle', 'must be a function', 'Pass `handle(file, ctx)` that answers the result data.');
+  if (typeof upload.handle !== 'function')
+    throw at('upload.handle', 'must be a function', 'Pass `handle(file, ctx)` that answers the result data.');
 }

@@ -25,7 +25,9 @@ export function describeFieldType(type: PluginFieldType, core: AdminCore) {
     translatable: type.translatable,
     options: [...type.optionKeys],
     ...assetUrls(type, core),
-    ...(type.upload ? { upload: { maxBytes: type.upload.maxBytes, ...(type.upload.accept ? { accept: [...type.upload.accept] } : {}) } } : {}),
+    ...(type.upload
+      ? { upload: { maxBytes: type.upload.maxBytes, ...(type.upload.accept ? { accept: [...type.upload.accept] } : {}) } }
+      : {}),
   };
 }
 

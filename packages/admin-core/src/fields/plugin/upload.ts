@@ -22,14 +22,16 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-
 /**
  * `POST /{ctl}/{id}/fields/{field}/upload` (spec 4.4): one route per field whose plugin type has
  * an `upload` handler and that an update form may change (not read-only, shown on update). Any
  * other field has no route: a 404. The limit of the type is enforced while the adapter streams
  * the body, and again here.
  */
-export function fieldUploadRoutes(controller: ResolvedController, route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition): RouteDefinition[] {
+export function fieldUploadRoutes(
+  controller: ResolvedController,
+  route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition,
+): RouteDefinition[] {
   const routes: RouteDefinition[] = [];
   for (const field of controller.fields.values()) {
     const type = pluginFieldTypeOf(field.type);
@@ -47,7 +49,13 @@ export function fieldUploadRoutes(controller: ResolvedController, route: (r: Omi
   return routes;
 }
 
-async function uploadToField(controller: ResolvedController, field: ResolvedField, type: PluginFieldType, req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
+async function uploadToField(
+  controller: ResolvedController,
+  field: ResolvedField,
+  type: PluginFieldType,
+  req: AdminRequest,
+  core: AdminCore,
+): Promise<AdminResponse> {
   const upload = type.upload!;
   const t = (key: string, params: Record<string, string | number> = {}) => core.strings.t(req.locale, key, params);
   const id = parseId(req.params.id);
@@ -60,31 +68,43 @@ async function uploadToField(controller: ResolvedController, field: ResolvedFiel
   // The adapter stops reading at the limit; checked again so that no adapter can skip it.
   if (file.size > upload.maxBytes) throw refuse('backend::upload.too_large', { size: formatBytes(upload.maxBytes) });
   const extension = extname(file.originalName).slice(1).toLowerCase();
-  if (upload.accept && !upload.accept.includes(extension)) throw refuse('backend::upload.extension', { extensions: upload.accept.join(', ') });
+  if (upload.accept && !upload.accept.includes(extension))
+    throw refuse('backend::upload.extension', { extensions: upload.accept.join(', ') });
 
   // Blobs the handler writes are removed again if the transaction rolls back (nothing is left behind).
   const recorded = recordingStorage(core.storage);
-  const result = await core.db.orm.em.fork().transactional(async (txEm) => {
-    const em = txEm as EntityManager;
-    const record = await loadRecord(controller, id, { principal: req.principal!, em }, { lock: true });
-    let answer: unknown;
-    try {
-      answer = await upload.handle(
-        { path: file.path, originalName: file.originalName, extension, claimedType: file.claimedType, size: file.size },
-        { field: field.name, locale: req.locale, options: Object.freeze({ ...(field.config.typeOptions ?? {}) }), em, principal: req.principal!, storage: recorded.storage, record },
-      );
-    } catch (error) {
-      // Thrown inside the transaction: a refusal rolls back whatever the handler wrote.
-      const refusal = asFieldError(error, type.name, 'upload');
-      throw Validation({ [field.name]: [t(refusal.messageKey, refusal.params)] }, refusal.code);
-    }
-    // Checked before the commit: an answer that cannot be served rolls the handler's writes back.
-    if (answer === undefined) return null;
-    if (!isJsonValue(answer)) throw new PluginFieldTypeFailure(type.name, 'upload', new TypeError('upload.handle must answer JSON data'));
-    return answer;
-  }).catch(async (error: unknown) => {
-    await core.blobs.discard(recorded.written);
-    throw error;
-  });
+  const result = await core.db.orm.em
+    .fork()
+    .transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const record = await loadRecord(controller, id, { principal: req.principal!, em }, { lock: true });
+      let answer: unknown;
+      try {
+        answer = await upload.handle(
+          { path: file.path, originalName: file.originalName, extension, claimedType: file.claimedType, size: file.size },
+          {
+            field: field.name,
+            locale: req.locale,
+            options: Object.freeze({ ...(field.config.typeOptions ?? {}) }),
+            em,
+            principal: req.principal!,
+            storage: recorded.storage,
+            record,
+          },
+        );
+      } catch (error) {
+        // Thrown inside the transaction: a refusal rolls back whatever the handler wrote.
+        const refusal = asFieldError(error, type.name, 'upload');
+        throw Validation({ [field.name]: [t(refusal.messageKey, refusal.params)] }, refusal.code);
+      }
+      // Checked before the commit: an answer that cannot be served rolls the handler's writes back.
+      if (answer === undefined) return null;
+      if (!isJsonValue(answer)) throw new PluginFieldTypeFailure(type.name, 'upload', new TypeError('upload.handle must answer JSON data'));
+      return answer;
+    })
+    .catch(async (error: unknown) => {
+      await core.blobs.discard(recorded.written);
+      throw error;
+    });
   return ok(result);
 }

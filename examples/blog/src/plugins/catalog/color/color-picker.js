@@ -19,11 +19,19 @@ class AcmeColorPicker extends HTMLElement {
     this.classList.add('acme-color-picker');
     this.#input = Object.assign(document.createElement('input'), { type: 'color', className: 'acme-color-picker__input' });
     this.#input.addEventListener('input', () => this.#set(this.#input.value));
-    const clear = Object.assign(document.createElement('button'), { type: 'button', className: 'acme-color-picker__clear', textContent: '×' });
+    const clear = Object.assign(document.createElement('button'), {
+      type: 'button',
+      className: 'acme-color-picker__clear',
+      textContent: '×',
+    });
     clear.setAttribute('aria-label', 'Clear');
     clear.addEventListener('click', () => this.#set(null));
     this.#swatches = Object.assign(document.createElement('div'), { className: 'acme-color-picker__swatches' });
-    this.#file = Object.assign(document.createElement('input'), { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', className: 'acme-color-picker__file' });
+    this.#file = Object.assign(document.createElement('input'), {
+      type: 'file',
+      accept: 'image/png,image/jpeg,image/gif,image/webp',
+      className: 'acme-color-picker__file',
+    });
     this.#file.addEventListener('change', () => this.#upload());
     this.#message = Object.assign(document.createElement('span'), { className: 'acme-color-picker__message' });
     this.append(this.#input, clear, this.#swatches, this.#file, this.#message);
@@ -65,7 +73,12 @@ class AcmeColorPicker extends HTMLElement {
     const body = new FormData();
     body.append('file', file);
     this.#message.textContent = '';
-    const response = await fetch(this.uploadUrl, { method: 'POST', body, credentials: 'same-origin', headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+    const response = await fetch(this.uploadUrl, {
+      method: 'POST',
+      body,
+      credentials: 'same-origin',
+      headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    });
     const answer = await response.json().catch(() => ({}));
     if (response.ok && typeof answer.data?.color === 'string') this.#set(answer.data.color);
     else this.#message.textContent = Object.values(answer.error?.details ?? {}).flat()[0] ?? answer.error?.message ?? '';
@@ -80,7 +93,11 @@ class AcmeColorPicker extends HTMLElement {
     const palette = Array.isArray(this.#options.palette) ? this.#options.palette : [];
     this.#swatches.replaceChildren(
       ...palette.map((color) => {
-        const swatch = Object.assign(document.createElement('button'), { type: 'button', className: 'acme-color-picker__swatch', title: color });
+        const swatch = Object.assign(document.createElement('button'), {
+          type: 'button',
+          className: 'acme-color-picker__swatch',
+          title: color,
+        });
         swatch.style.setProperty('--swatch', color);
         swatch.setAttribute('aria-pressed', String(color === this.#value));
         swatch.addEventListener('click', () => this.#set(color));

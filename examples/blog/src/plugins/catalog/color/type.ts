@@ -53,7 +53,11 @@ export const colorType = definePluginFieldType({
   options: {
     palette: {
       check: (value) =>
-        (Array.isArray(value) && value.length > 0 && value.length <= MAX_PALETTE && value.every((c) => typeof c === 'string' && LONG.test(c)) && new Set(value).size === value.length) ||
+        (Array.isArray(value) &&
+          value.length > 0 &&
+          value.length <= MAX_PALETTE &&
+          value.every((c) => typeof c === 'string' && LONG.test(c)) &&
+          new Set(value).size === value.length) ||
         `must be a list of 1 to ${MAX_PALETTE} different lower-case "#rrggbb" colours`,
       hint: 'For example `palette: ["#1f6feb", "#f5c518", "#3b3b3b"]`.',
     },
