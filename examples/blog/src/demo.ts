@@ -1,4 +1,4 @@
-import type { AdminCore } from '@cms/admin-core';
+import type { AdminCore } from '@cms/admin-core/adapter';
 import { seedJournalDemo, type JournalDemoResult } from '@cms/journal';
 import { seedCatalogDemo, type CatalogDemoResult } from './plugins/catalog/demo.ts';
 

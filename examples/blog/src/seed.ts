@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, type AdminCore } from '@cms/admin-core';
+import { hashPassword } from '@cms/admin-core';
+import type { AdminCore } from '@cms/admin-core/adapter';
 
 export interface SeedResult {
   /** True when this start created the superuser (the admins table was empty). */

@@ -1,26 +1,35 @@
 import { AuthService } from './auth/service.ts';
 import { coreAuthEntities } from './auth/entities.ts';
 import { resolveConfig } from './config/resolve.ts';
-import type { AdminConfig, ResolvedConfig } from './config/types.ts';
+import type { ResolvedConfig } from './config/resolved.ts';
+import type { AdminConfig } from './config/types.ts';
 import { openDatabase, type Database } from './database/open.ts';
 import { coreStrings } from './i18n/core-strings.ts';
 import { negotiateLocale, Strings } from './i18n/strings.ts';
 import { coreMigrations } from './migrations/index.ts';
 import { backendPlugin } from './backend-plugin.ts';
-import { pluginCode } from './plugins/define.ts';
-import { Registry } from './plugins/registry.ts';
+import { pluginCode } from './plugins/types.ts';
+import { createRegistry } from './plugins/registry.ts';
+import type { PluginDefinition } from './plugins/define.ts';
+import { PluginAssets } from './assets/index.ts';
+import { assetsCapability } from './assets/capability.ts';
+import { fieldTypesCapability } from './fields/plugin/capability.ts';
+import { settingsCapability } from './settings/capability.ts';
 import { coreStorageEntities } from './storage/entities.ts';
 import { BlobJanitor } from './storage/janitor.ts';
 import { LocalDiskStorage, type Storage } from './storage/storage.ts';
 import { coreRoutes } from './routes.ts';
 import type { RouteDefinition } from './http/types.ts';
+import { createDispatch, type AdapterRequest, type AdapterResponse, type Dispatch } from './http/dispatch.ts';
+import type { AdminRegistry, AdminServices } from './context/services.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
 import { controllerRoutes } from './controllers/routes.ts';
 import { BUILTIN_FIELD_TYPES } from './fields/index.ts';
 import type { FieldType } from './fields/types.ts';
-import { fieldTypeStrings } from './fields/plugin-types.ts';
-import { actionStrings } from './behaviors/actions/index.ts';
-import { partialStrings } from './behaviors/partials/index.ts';
+import { fieldTypeStrings } from './fields/plugin/strings.ts';
+import { actionStrings } from './behaviors/actions/strings.ts';
+import { partialStrings } from './behaviors/partials/strings.ts';
 import { markdownStrings } from './markdown/index.ts';
 import { SettingsService, settingsEntities, settingsStrings } from './settings/index.ts';
 
@@ -34,9 +43,9 @@ export interface CoreOptions {
  * an adapter (`@cms/admin-koa`) turns HTTP into `AdminRequest`s and runs `routes` through
  * `runRoute`.
  */
-export class AdminCore {
-  readonly config: ResolvedConfig;
-  readonly registry: Registry;
+export class AdminCore implements AdminServices {
+  readonly config: ResolvedConfig<PluginDefinition>;
+  readonly registry: AdminRegistry;
   readonly strings: Strings;
   readonly db: Database;
   readonly auth: AuthService;
@@ -47,13 +56,14 @@ export class AdminCore {
   readonly controllers: ReadonlyMap<string, ResolvedController>;
   /** The built-in field types and the plugins' ones, by `type` value. */
   readonly fieldTypes: ReadonlyMap<string, FieldType>;
-  /** Settings values (spec 4.3); plugin code reads its settings through it. */
+  /** Settings values (docs/settings.md); plugin code reads its settings through it. */
   readonly settings: SettingsService;
   #timer: NodeJS.Timeout | undefined;
+  readonly #dispatch: Dispatch;
 
   private constructor(
-    config: ResolvedConfig,
-    registry: Registry,
+    config: ResolvedConfig<PluginDefinition>,
+    registry: AdminRegistry,
     strings: Strings,
     db: Database,
     storage: Storage,
@@ -73,14 +83,23 @@ export class AdminCore {
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
     this.controllers = controllers;
     this.fieldTypes = allFieldTypes(registry);
-    this.settings = new SettingsService(this);
+    this.settings = new SettingsService({
+      secret: config.secret,
+      locales: config.locales,
+      settingsEnv: config.settingsEnv,
+      logger: config.logger,
+      entries: registry.settings,
+      controllers: registry.controllers,
+      em: () => this.em(),
+    });
     this.routes = Object.freeze([...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)]);
+    this.#dispatch = createDispatch(this, this.routes);
   }
 
   static async create(input: AdminConfig, options: CoreOptions = {}): Promise<AdminCore> {
     const config = resolveConfig(input);
     const plugins = [backendPlugin, ...config.plugins];
-    const registry = new Registry(plugins, { prefix: config.prefix });
+    const registry = registerPlugins(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
     for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings])
       strings.add('backend', table);
@@ -113,6 +132,18 @@ export class AdminCore {
     return core;
   }
 
+  /**
+   * The adapters' one entry point: answers a request under the prefix or on a plugin route, or
+   * undefined when it is the host's (docs/host-guide.md, "Writing another adapter").
+   */
+  handle(request: AdapterRequest): Promise<AdapterResponse | undefined> {
+    return this.#dispatch(request);
+  }
+
+  em(): EntityManager {
+    return this.db.orm.em.fork() as EntityManager;
+  }
+
   /** The locale of a request before authentication: `Accept-Language` against the served locales. */
   negotiate(acceptLanguage: string | undefined): string {
     return negotiateLocale(acceptLanguage, this.config.locales, this.config.fallbackLocale);
@@ -124,8 +155,20 @@ export class AdminCore {
   }
 }
 
+/**
+ * Checks the plugins and builds the frozen registry with the core's capabilities, in this order:
+ * client files, then field types (a type names its plugin's files), then settings.
+ */
+export function registerPlugins(plugins: readonly PluginDefinition[], options: { prefix: string }): AdminRegistry {
+  const assets = new PluginAssets(options.prefix);
+  return createRegistry(plugins, {
+    prefix: options.prefix,
+    capabilities: { assets: assetsCapability(assets), fieldTypes: fieldTypesCapability(assets), settings: settingsCapability() },
+  });
+}
+
 /** Checks every controller that names an entity; a navigation-only controller has no routes. */
-function resolveControllers(registry: Registry, db: Database, config: ResolvedConfig): Map<string, ResolvedController> {
+function resolveControllers(registry: AdminRegistry, db: Database, config: ResolvedConfig): Map<string, ResolvedController> {
   const resolved = new Map<string, ResolvedController>();
   const permissionCodes = new Set(registry.permissions.keys());
   for (const { address, plugin, definition } of registry.controllers.values()) {
@@ -145,7 +188,8 @@ function resolveControllers(registry: Registry, db: Database, config: ResolvedCo
 }
 
 /** Plugin aliases never shadow a built-in type: the registry refuses such a collision. */
-const allFieldTypes = (registry: Registry): ReadonlyMap<string, FieldType> => new Map([...BUILTIN_FIELD_TYPES, ...registry.fieldTypes]);
+const allFieldTypes = (registry: AdminRegistry): ReadonlyMap<string, FieldType> =>
+  new Map([...BUILTIN_FIELD_TYPES, ...registry.fieldTypes]);
 
 function resolveStorage(storage: AdminConfig['storage'], prefix: string): Storage {
   if (storage && 'put' in storage) return storage;

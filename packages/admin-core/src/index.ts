@@ -1,55 +1,18 @@
-export { AdminCore, type CoreOptions } from './core.ts';
-export type { AdminConfig, ResolvedConfig, Logger } from './config/types.ts';
-export { ConfigError } from './config/errors.ts';
-export { resolveConfig, consoleLogger } from './config/resolve.ts';
-export type { DatabaseConfig } from './database/config.ts';
-export { openDatabase, type Database } from './database/open.ts';
-export { startEmbedded } from './database/embedded.ts';
-export { coreMigrations } from './migrations/index.ts';
-export * from './errors/index.ts';
-export { ok, toErrorResponse, type ErrorBody } from './http/envelope.ts';
-export { runRoute, presentedToken } from './http/pipeline.ts';
-export { SESSION_COOKIE, serializeCookie, readCookie } from './http/cookies.ts';
-export type {
-  AdminRequest,
-  AdminResponse,
-  CookieInstruction,
-  HttpMethod,
-  RouteDefinition,
-  RouteHandler,
-  UploadedFile,
-} from './http/types.ts';
-export {
-  Strings,
-  mergeStringTables,
-  negotiateLocale,
-  type LangBundle,
-  type Message,
-  type Messages,
-  type StringTable,
-  type PluralForms,
-} from './i18n/strings.ts';
+/**
+ * `@cms/admin-core`: what plugin authors and hosts use (docs/architecture.md, "Public surface").
+ * HTTP adapters import `@cms/admin-core/adapter` as well; tests `@cms/admin-core/testing`. Every
+ * name is listed on purpose: `test/public-surface.test.ts` fails when the list changes.
+ */
+
+// Plugins and controllers.
 export {
   definePlugin,
-  pluginCode,
   type PluginDefinition,
   type PermissionDefinition,
   type NavigationDefinition,
   type ControllerDefinition,
   type PluginRouteDefinition,
 } from './plugins/define.ts';
-export { Registry, RESERVED_VENDOR_SEGMENTS } from './plugins/registry.ts';
-export { backendPlugin, MANAGE_ADMINS } from './backend-plugin.ts';
-export { Admin, Role, Session, ApiToken, type IAdmin, type IRole, type PermissionMap, type AdminMetadata } from './auth/entities.ts';
-export { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';
-export { hasPermission, hasPermissions } from './auth/permissions.ts';
-export type { Principal, PrincipalAdmin } from './auth/principal.ts';
-export { normalizeLoginKey, DEFAULT_THROTTLE, type ThrottleConfig } from './auth/throttle.ts';
-export { LocalDiskStorage, newBlobKey, type Storage } from './storage/storage.ts';
-export { StoredFile } from './storage/entities.ts';
-export { renderShell, shellSecurityHeaders } from './shell/shell.ts';
-export { validateBody, isPlainObject } from './validation/body.ts';
-export { Migration } from '@mikro-orm/migrations';
 export {
   defineController,
   ROW_STATES,
@@ -66,11 +29,85 @@ export {
   type Condition,
   type RowState,
 } from './controllers/types.ts';
-export type { ResolvedController, ResolvedField } from './controllers/resolve.ts';
-export { BUILTIN_FIELD_TYPES, FieldError, type FieldType } from './fields/index.ts';
-export * from './behaviors/actions/index.ts';
-export * from './behaviors/partials/index.ts';
-export * from './fields/plugin-types.ts';
-export * from './assets/index.ts';
-export * from './markdown/index.ts';
-export * from './settings/index.ts';
+export { NO_ROWS } from './controllers/no-rows.ts';
+export { Migration } from '@mikro-orm/migrations';
+
+// Actions and partials.
+export {
+  defineActions,
+  ACTION_DATA_MAX_BYTES,
+  WIDGET_PAYLOAD_MAX_BYTES,
+  BUILTIN_TOOLBAR_BUTTONS,
+  type ControllerActions,
+  type ActionContext,
+  type ActionOutcome,
+  type RecordActionDefinition,
+  type BulkActionDefinition,
+  type BulkActionOutcome,
+  type ToolbarActionDefinition,
+  type WidgetActionDefinition,
+  type WidgetActionInput,
+  type WidgetActionOutcome,
+} from './behaviors/actions/types.ts';
+export type { PartialConfig, PartialContext, PartialNode, PartialView } from './behaviors/partials/types.ts';
+export { partialMarkdown, type MarkdownBudget } from './behaviors/partials/markdown.ts';
+export { PARTIAL_LIMITS } from './behaviors/partials/limits.ts';
+
+// Field types, client files and settings of plugins.
+export { FieldError } from './fields/types.ts';
+export {
+  definePluginFieldType,
+  PLUGIN_UPLOAD_MAX_BYTES,
+  type FieldNotice,
+  type PluginFieldDecodeContext,
+  type PluginFieldEncodeContext,
+  type PluginFieldOption,
+  type PluginFieldTypeDefinition,
+  type PluginFieldUpload,
+  type PluginFieldUploadContext,
+  type PluginUploadedFile,
+} from './fields/plugin/define.ts';
+export { ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, type PluginAssetsDefinition } from './assets/types.ts';
+export type { SettingsDefinition, SettingsFormDefinition } from './settings/types.ts';
+export type { SettingsConfig, SettingsEnv } from './settings/env.ts';
+export type { SettingsService } from './settings/service.ts';
+
+// What operations and hooks receive.
+export type { AdminServices } from './context/services.ts';
+export type { OperationContext, RequestContext } from './context/operation.ts';
+export type { AdminRequest, AdminResponse, AuthedRequest } from './http/types.ts';
+export { ok } from './http/envelope.ts';
+export type { Principal, PrincipalAdmin } from './auth/principal.ts';
+export { hasPermission, hasPermissions } from './auth/permissions.ts';
+// Core entities a plugin's entities may relate to (a post's author is an `Admin`).
+export { Admin, type IAdmin, type AdminMetadata, type PermissionMap } from './auth/entities.ts';
+export { MANAGE_ADMINS } from './backend-plugin.ts';
+export { isPlainObject } from './validation/values.ts';
+
+// Errors.
+export {
+  AdminError,
+  Unauthorized,
+  Forbidden,
+  NotFound,
+  Conflict,
+  Validation,
+  TooManyRequests,
+  isAdminError,
+  type ErrorDetails,
+  type ErrorKind,
+} from './errors/index.ts';
+export { ERROR_CODES, type ErrorCode, type PluginErrorCode } from './errors/codes.ts';
+export { ConfigError } from './config/errors.ts';
+
+// Strings.
+export { mergeStringTables, type Message, type Messages, type PluralForms, type StringTable } from './i18n/strings.ts';
+
+// The host's configuration.
+export type { AdminConfig } from './config/types.ts';
+export type { Logger } from './config/resolved.ts';
+export { consoleLogger } from './config/resolve.ts';
+export type { DatabaseConfig } from './database/config.ts';
+export type { Storage } from './storage/storage.ts';
+export type { ThrottleConfig } from './auth/throttle.ts';
+export { hashPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';

@@ -4,9 +4,9 @@ import { authRoutes } from './auth/routes.ts';
 import type { RouteDefinition } from './http/types.ts';
 import { langRoutes } from './i18n/routes.ts';
 import { navigationRoutes } from './navigation/routes.ts';
-import { fieldTypeRoutes } from './fields/plugin-types.ts';
-import { markdownRoutes } from './markdown/index.ts';
-import { settingsRoutes } from './settings/index.ts';
+import { fieldTypeRoutes } from './fields/plugin/routes.ts';
+import { markdownRoutes } from './markdown/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 
 /** Every route of the admin API, once, with its full path below `{prefix}/api/v1`. */
 export const coreRoutes: readonly RouteDefinition[] = [

@@ -14,8 +14,10 @@ export const JOURNAL_PERMISSIONS = {
 } as const;
 
 /**
- * `@cms/journal`: a blog. This slice registers its permissions, navigation and strings; the
- * controllers' lists and forms, media upload, RSS feed and search gate come with later slices.
+ * `@cms/journal`: a blog. It registers its permissions, navigation, strings, entities and
+ * migrations, the posts and categories controllers (lists, forms, actions, the preview partial)
+ * and the `journal` settings; its `reindex` action honours the search-engine gate. Not built: the
+ * media upload, the RSS feed, and indexing posts on save behind the search gate.
  */
 export const journalPlugin = definePlugin({
   vendor: 'cms',

@@ -4,11 +4,12 @@ import type { SettingsDefinition, StringTable } from '@cms/admin-core';
 export const JOURNAL_SETTINGS = 'journal';
 
 /**
- * The `journal` settings (EXAMPLE-APP.md): the RSS feed's title, description and length, and the
- * search-engine gate. `search_use_typesense` is a yes/no dropdown (the spec has no checkbox
- * type): options `true`/`false` store a JSON boolean, default `false` (the gate is off until an
- * admin turns it on). `typesense_api_key` is a password field, so a write-only secret sealed at
- * rest; a host supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
+ * The `journal` settings (docs/settings.md): the RSS feed's title, description and length (the feed
+ * itself is not built), and the search-engine gate. `search_use_typesense` is a yes/no dropdown
+ * (there is no checkbox type; docs/settings.md, "Field types on a settings form"): options
+ * `true`/`false` store a JSON boolean, default `false` (the gate is off until an admin turns it
+ * on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
+ * supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
  * The permission code is written out: `plugin.ts` imports this file, so importing
  * `JOURNAL_PERMISSIONS` back from it would be a cycle.
  */

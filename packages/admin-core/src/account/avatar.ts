@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AdminCore } from '../core.ts';
+import type { OperationContext, RequestContext } from '../context/operation.ts';
+import type { AdminServices } from '../context/services.ts';
 import { Validation } from '../errors/index.ts';
 import type { UploadedFile } from '../http/types.ts';
 import {
@@ -15,7 +16,7 @@ import {
 import { newBlobKey } from '../storage/storage.ts';
 import { AVATAR_ATTACHMENT, AVATAR_FIELD, avatarThumbKey, type AvatarUrls } from './profile.ts';
 
-/** Spec 8 `AvatarMaxBytes`: 2 MiB; exactly 2 MiB is accepted. */
+/** The avatar size limit: 2 MiB; exactly 2 MiB is accepted. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_UPLOAD_FIELD = 'file_data';
 export const AVATAR_THUMB_SIZE = 250;
@@ -32,9 +33,9 @@ interface AvatarImage {
  * extension, whose content is an image by its magic bytes and decodes. The stored type comes
  * from the content, never from the name or the claimed type.
  */
-export async function readAvatarUpload(core: AdminCore, files: UploadedFile[], locale: string): Promise<AvatarImage> {
+export async function readAvatarUpload(files: UploadedFile[], ctx: RequestContext): Promise<AvatarImage> {
   const refuse = (key: string, params: Record<string, string | number> = {}) =>
-    Validation({ [AVATAR_UPLOAD_FIELD]: [core.strings.t(locale, `backend::${key}`, params)] });
+    Validation({ [AVATAR_UPLOAD_FIELD]: [ctx.t(`backend::${key}`, params)] });
   const file = files.length === 1 && files[0]!.field === AVATAR_UPLOAD_FIELD ? files[0]! : undefined;
   if (!file) throw refuse('upload.file_required', { field: AVATAR_UPLOAD_FIELD });
   // The adapter enforces the limit while streaming; checked again so another adapter cannot skip it.
@@ -69,11 +70,15 @@ async function currentAvatarKeys(em: EntityManager, adminId: number): Promise<{ 
  * deletion after commit. The admin row is locked first so that two avatar writes of one admin
  * run one after the other and never leave two avatars behind.
  */
-async function dropAvatarRows(core: AdminCore, em: EntityManager, adminId: number): Promise<{ removed: number; outbox: number[] }> {
+async function dropAvatarRows(
+  blobs: AdminServices['blobs'],
+  em: EntityManager,
+  adminId: number,
+): Promise<{ removed: number; outbox: number[] }> {
   await em.execute('select id from cms_admins where id = ? for update', [adminId]);
   const { ids, keys } = await currentAvatarKeys(em, adminId);
   if (ids.length) await em.execute(`delete from cms_files where id in (${ids.map(() => '?').join(',')})`, ids);
-  return { removed: ids.length, outbox: await core.blobs.schedule(em, keys) };
+  return { removed: ids.length, outbox: await blobs.schedule(em, keys) };
 }
 
 /**
@@ -81,16 +86,17 @@ async function dropAvatarRows(core: AdminCore, em: EntityManager, adminId: numbe
  * one transaction replaces the avatar row. The old blobs are deleted after the commit; if the
  * transaction fails, the new blobs are removed instead, so nothing is lost and nothing orphaned.
  */
-export async function replaceAvatar(core: AdminCore, adminId: number, upload: AvatarImage): Promise<AvatarUrls> {
+export async function replaceAvatar(upload: AvatarImage, ctx: OperationContext): Promise<AvatarUrls> {
+  const { storage, blobs } = ctx.services;
+  const adminId = ctx.principal.admin.id;
   const key = newBlobKey('avatars', upload.image.extension);
   const thumbKey = avatarThumbKey(key);
   let outbox: number[];
   try {
-    await core.storage.put(key, upload.data, upload.image.contentType);
-    await core.storage.put(thumbKey, upload.thumbnail, 'image/webp');
-    outbox = await core.db.orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
-      const dropped = await dropAvatarRows(core, em, adminId);
+    await storage.put(key, upload.data, upload.image.contentType);
+    await storage.put(thumbKey, upload.thumbnail, 'image/webp');
+    outbox = await ctx.transaction(async (em) => {
+      const dropped = await dropAvatarRows(blobs, em, adminId);
       await em.execute(
         `insert into cms_files (disk_name, file_name, file_size, content_type, field, attachment_type, attachment_id, is_public)
          values (?, ?, ?, ?, ?, ?, ?, true)`,
@@ -99,17 +105,17 @@ export async function replaceAvatar(core: AdminCore, adminId: number, upload: Av
       return dropped.outbox;
     });
   } catch (error) {
-    await core.blobs.discard([key, thumbKey]);
+    await blobs.discard([key, thumbKey]);
     throw error;
   }
-  await flushAfterCommit(core, outbox);
-  return { url: core.storage.url(key), thumb_url: core.storage.url(thumbKey) };
+  await flushAfterCommit(ctx.services, outbox);
+  return { url: storage.url(key), thumb_url: storage.url(thumbKey) };
 }
 
-/** Removes the avatar (idempotent): answers how many avatar rows were removed. */
-export async function removeAvatar(core: AdminCore, adminId: number): Promise<number> {
-  const { removed, outbox } = await core.db.orm.em.fork().transactional((tx) => dropAvatarRows(core, tx as EntityManager, adminId));
-  await flushAfterCommit(core, outbox);
+/** Removes the signed-in admin's avatar (idempotent): answers how many avatar rows were removed. */
+export async function removeAvatar(ctx: OperationContext): Promise<number> {
+  const { removed, outbox } = await ctx.transaction((em) => dropAvatarRows(ctx.services.blobs, em, ctx.principal.admin.id));
+  await flushAfterCommit(ctx.services, outbox);
   return removed;
 }
 
@@ -117,10 +123,10 @@ export async function removeAvatar(core: AdminCore, adminId: number): Promise<nu
  * The write is committed: a failure to delete the old blobs now must not turn it into an error.
  * The outbox rows stay and the janitor's periodic retry deletes them.
  */
-async function flushAfterCommit(core: AdminCore, outbox: number[]): Promise<void> {
+async function flushAfterCommit(services: AdminServices, outbox: number[]): Promise<void> {
   try {
-    await core.blobs.flush(outbox);
+    await services.blobs.flush(outbox);
   } catch (error) {
-    core.config.logger.warn('blob deletion after commit failed; will retry', { error: String(error) });
+    services.config.logger.warn('blob deletion after commit failed; will retry', { error: String(error) });
   }
 }

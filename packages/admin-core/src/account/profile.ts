@@ -1,25 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AdminCore } from '../core.ts';
 import { PRINCIPAL_COLUMNS, principalAdminFromRow, type PrincipalAdmin } from '../auth/principal.ts';
+import type { Storage } from '../storage/storage.ts';
 
 export const AVATAR_ATTACHMENT = 'cms.backend.admin';
 export const AVATAR_FIELD = 'avatar';
 
 /** The thumbnail key of an avatar blob: the 250x250 crop stored beside it. */
-export const avatarThumbKey = (diskName: string) => diskName.replace(/\.[a-z0-9]+$/i, '') + '_thumb_250x250_crop.webp';
+export const avatarThumbKey = (diskName: string) => `${diskName.replace(/\.[a-z0-9]+$/i, '')}_thumb_250x250_crop.webp`;
 
 export interface AvatarUrls {
   url: string;
   thumb_url: string;
 }
 
-export async function loadAvatar(core: AdminCore, em: EntityManager, adminId: number): Promise<AvatarUrls | null> {
+/** The admin's avatar and its thumbnail as public URLs of `storage`; `null` without one. */
+export async function loadAvatar(storage: Pick<Storage, 'url'>, em: EntityManager, adminId: number): Promise<AvatarUrls | null> {
   const rows = await em.execute<Array<{ disk_name: string }>>(
     `select disk_name from cms_files where attachment_type = ? and attachment_id = ? and field = ? order by id desc limit 1`,
     [AVATAR_ATTACHMENT, adminId, AVATAR_FIELD],
   );
   const row = rows[0];
-  return row ? { url: core.storage.url(row.disk_name), thumb_url: core.storage.url(avatarThumbKey(row.disk_name)) } : null;
+  return row ? { url: storage.url(row.disk_name), thumb_url: storage.url(avatarThumbKey(row.disk_name)) } : null;
 }
 
 /** The admin as the guard sees it, read again (after a write, inside its transaction). */
@@ -32,7 +33,7 @@ export async function loadPrincipalAdmin(em: EntityManager, adminId: number): Pr
   return principalAdminFromRow(rows[0]);
 }
 
-/** AdminProfile (spec 2.2) with every served field. Unchosen preferences are null. */
+/** AdminProfile (docs/auth.md) with every served field. Unchosen preferences are null. */
 export function toProfile(admin: PrincipalAdmin, avatar: AvatarUrls | null) {
   return {
     id: admin.id,

@@ -1,53 +1,48 @@
-import type { AdminCore } from '../core.ts';
+import type { OperationContext } from '../context/operation.ts';
 import { Validation, type ErrorDetails } from '../errors/index.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import { ok } from '../http/envelope.ts';
-import type { AdminRequest, AdminResponse, RouteDefinition } from '../http/types.ts';
-import { isPlainObject } from '../validation/body.ts';
+import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
+import { isPlainObject } from '../validation/values.ts';
 import { AVATAR_MAX_BYTES, AVATAR_UPLOAD_FIELD, readAvatarUpload, removeAvatar, replaceAvatar } from './avatar.ts';
 import { updatePreferences } from './preferences.ts';
 import { toPreferences } from './profile.ts';
 import { updateAccount } from './update.ts';
 
 /*
- * Account routes (spec 4.1, 8): the signed-in admin's own preferences, profile and avatar.
+ * Account routes (docs/auth.md): the signed-in admin's own preferences, profile and avatar.
  * All are `interactive`: a personal API token principal is refused with 403 by the pipeline.
  */
 
-function getPreferences(req: AdminRequest): AdminResponse {
-  return ok(toPreferences(req.principal!.admin.metadata));
+function getPreferences(_req: AuthedRequest, ctx: OperationContext): AdminResponse {
+  return ok(toPreferences(ctx.principal.admin.metadata));
 }
 
-async function putPreferences(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  return ok(await updatePreferences(core, req.principal!.admin.id, req.body, req.locale));
+async function putPreferences(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  return ok(await updatePreferences(req.body, ctx));
 }
 
-async function putAccount(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const { profile, issued } = await updateAccount(core, req.body, {
-    principal: req.principal!,
-    transport: req.transport!,
-    locale: req.locale,
-    meta: { ip: req.ip, userAgent: req.headers['user-agent'] },
-  });
+async function putAccount(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  const client = { ip: req.ip, userAgent: req.headers['user-agent'] };
+  const { profile, issued } = await updateAccount({ body: req.body, client }, ctx);
   const response = ok(profile);
   return issued ? { ...response, cookies: [{ name: SESSION_COOKIE, value: issued.token, maxAgeSeconds: issued.expiresIn }] } : response;
 }
 
-async function postAvatar(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
+async function postAvatar(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   // Form fields other than the file have no meaning here; name each one.
   const fields = isPlainObject(req.body) ? Object.keys(req.body) : [];
   if (fields.length) {
     const details: ErrorDetails = {};
-    for (const key of fields) details[key] = [core.strings.t(req.locale, 'backend::validation.unknown_key')];
+    for (const key of fields) details[key] = [ctx.t('backend::validation.unknown_key')];
     throw Validation(details);
   }
-  const upload = await readAvatarUpload(core, req.files, req.locale);
-  return ok(await replaceAvatar(core, req.principal!.admin.id, upload));
+  return ok(await replaceAvatar(await readAvatarUpload(req.files, ctx), ctx));
 }
 
 /** Idempotent: `removed` is how many avatars went (1, then 0), as in a FileMutationResult. */
-async function deleteAvatar(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  return ok({ removed: await removeAvatar(core, req.principal!.admin.id) });
+async function deleteAvatar(_req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  return ok({ removed: await removeAvatar(ctx) });
 }
 
 export const accountRoutes: RouteDefinition[] = [

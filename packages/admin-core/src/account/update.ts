@@ -1,9 +1,8 @@
 import { object, string } from 'yup';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.ts';
-import type { Principal } from '../auth/principal.ts';
 import type { IssuedToken } from '../auth/service.ts';
-import type { AdminCore } from '../core.ts';
+import type { OperationContext } from '../context/operation.ts';
 import { Validation, type ErrorDetails } from '../errors/index.ts';
 import { validateBody } from '../validation/body.ts';
 import { loadAvatar, loadPrincipalAdmin, toProfile } from './profile.ts';
@@ -20,7 +19,7 @@ const text = () =>
     .max(255)
     .test('no-nul', 'backend::validation.invalid', (value) => value == null || !value.includes('\u0000'));
 
-/** Exactly the keys `PUT /account` accepts (spec 4.1); any other is a 422 naming it. */
+/** Exactly the keys `PUT /account` accepts (docs/auth.md); any other is a 422 naming it. */
 const accountSchema = object({
   first_name: text(),
   last_name: text(),
@@ -36,11 +35,10 @@ export interface AccountUpdate {
   issued?: IssuedToken;
 }
 
-export interface AccountRequestContext {
-  principal: Principal;
-  transport: 'bearer' | 'cookie';
-  locale: string;
-  meta: { ip?: string; userAgent?: string };
+/** What `PUT /account` works on: the body, and the client a fresh session records. */
+export interface AccountInput {
+  body: unknown;
+  client: { ip?: string; userAgent?: string };
 }
 
 const isUniqueViolation = (error: unknown, constraint: string) =>
@@ -58,10 +56,11 @@ const isUniqueViolation = (error: unknown, constraint: string) =>
  * transport no new token is handed out: the old one answers 401 and the client logs in again
  * with the new password, which is what a command-line client or script should have to do.
  */
-export async function updateAccount(core: AdminCore, body: unknown, context: AccountRequestContext): Promise<AccountUpdate> {
-  const { principal, locale } = context;
-  const t = (key: string, count?: number) => core.strings.t(locale, key, {}, count);
-  const input = validateBody(accountSchema, body, core.strings, locale);
+export async function updateAccount({ body, client }: AccountInput, ctx: OperationContext): Promise<AccountUpdate> {
+  const { principal } = ctx;
+  const { auth, storage, strings } = ctx.services;
+  const t = (key: string, count?: number) => ctx.t(key, {}, count);
+  const input = validateBody(accountSchema, body, strings, ctx.locale);
   const adminId = principal.admin.id;
   const details: ErrorDetails = {};
 
@@ -76,9 +75,7 @@ export async function updateAccount(core: AdminCore, body: unknown, context: Acc
     if (input.current_password === undefined || input.current_password === '') {
       details.current_password = [t('backend::account.current_password_required')];
     } else {
-      const rows = await core.db.orm.em
-        .fork()
-        .execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
+      const rows = await ctx.em().execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
       const verifiedHash = String(rows[0]?.password_hash ?? '');
       if (!(await verifyPassword(input.current_password, verifiedHash))) {
         details.current_password = [t('backend::account.current_password_wrong')];
@@ -87,14 +84,13 @@ export async function updateAccount(core: AdminCore, body: unknown, context: Acc
       }
     }
   }
-  if (await emailTaken(core.db.orm.em.fork() as EntityManager, adminId, input.email)) {
+  if (await emailTaken(ctx.em(), adminId, input.email)) {
     details.email = [t('backend::account.email_taken')];
   }
   if (Object.keys(details).length) throw Validation(details);
 
   try {
-    return await core.db.orm.em.fork().transactional(async (tx) => {
-      const em = tx as EntityManager;
+    return await ctx.transaction(async (em) => {
       // Checked again inside the transaction; the unique index settles a race with a commit
       // that lands after this check (caught below).
       if (await emailTaken(em, adminId, input.email)) throw Validation({ email: [t('backend::account.email_taken')] });
@@ -128,13 +124,13 @@ export async function updateAccount(core: AdminCore, body: unknown, context: Acc
       }
       let issued: IssuedToken | undefined;
       if (password) {
-        if (principal.sessionId) await core.auth.revokeSession(principal.sessionId, em);
+        if (principal.sessionId) await auth.revokeSession(principal.sessionId, em);
         // Issued in this transaction: its `created_at` is the same `now()` as
         // `tokens_valid_after`, so the new session is current and every older one is not.
-        if (context.transport === 'cookie') issued = await core.auth.issue(adminId, 'cookie', context.meta, em);
+        if (ctx.transport === 'cookie') issued = await auth.issue(adminId, 'cookie', client, em);
       }
       const admin = await loadPrincipalAdmin(em, adminId);
-      return { profile: toProfile(admin, await loadAvatar(core, em, adminId)), issued };
+      return { profile: toProfile(admin, await loadAvatar(storage, em, adminId)), issued };
     });
   } catch (error) {
     if (isUniqueViolation(error, 'cms_admins_email_unique')) throw Validation({ email: [t('backend::account.email_taken')] });

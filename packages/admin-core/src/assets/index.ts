@@ -1,18 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../config/errors.ts';
-import type { PluginDefinition } from '../plugins/define.ts';
+import type { PluginDeclaration } from '../plugins/declaration.ts';
 import { checkAssetKey, readAsset } from './read.ts';
 import { ASSETS_TOTAL_MAX_BYTES, type ServedAsset } from './types.ts';
-
-export { answerAsset, etagMatches, type AssetAnswer } from './serve.ts';
-export { ASSET_CSP, ASSET_KINDS, ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, SVG_CSP, type ServedAsset } from './types.ts';
-
-/**
- * A plugin's client files: file key to where the file is, as a file URL
- * (`new URL('./color/color-picker.js', import.meta.url)`) or an absolute path. The key is the
- * last part of the served path `{prefix}/assets/{vendor}/{plugin}/{key}` (docs/assets.md).
- */
-export type PluginAssetsDefinition = Record<string, string | URL>;
 
 /** Length of the hex content hash used as `?v=` and ETag (64 bits: plenty to tell versions apart). */
 const HASH_LENGTH = 16;
@@ -32,7 +22,7 @@ export class PluginAssets {
   }
 
   /** Checks and registers `plugin.assets`; a refusal is a ConfigError naming the plugin and key. */
-  add(plugin: PluginDefinition, code: string): void {
+  add(plugin: PluginDeclaration, code: string): void {
     const declared: unknown = plugin.assets;
     if (declared === undefined) return;
     if (

@@ -1,3 +1,4 @@
+import type { PluginAssets } from './index.ts';
 import type { ServedAsset } from './types.ts';
 
 /** What the adapter writes for an asset request: the status, every header, and the body on a 200. */
@@ -37,4 +38,20 @@ export function answerAsset(asset: ServedAsset, ifNoneMatch: string | undefined)
   };
   if (etagMatches(ifNoneMatch, asset.etag)) return { status: 304, headers };
   return { status: 200, headers, body: asset.body };
+}
+
+/**
+ * The answer for `{prefix}/assets/:vendor/:plugin/*file`, looked up by the RAW path segments, never
+ * decoded ones: `%2e%2e%2f`, `%2F` or a double encoding then stay literal text that no key can
+ * equal, so the served file is the one whose key the path spells exactly. Undefined on a miss (the
+ * caller answers the shell). `?v=` is not read: it only busts caches.
+ */
+export function answerPluginAsset(
+  assets: Pick<PluginAssets, 'find'>,
+  [vendor, plugin, file]: ReadonlyArray<string | undefined>,
+  ifNoneMatch: string | undefined,
+): AssetAnswer | undefined {
+  if (vendor === undefined || plugin === undefined || file === undefined) return undefined;
+  const asset = assets.find(vendor, plugin, file);
+  return asset ? answerAsset(asset, ifNoneMatch) : undefined;
 }

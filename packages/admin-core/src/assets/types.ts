@@ -4,6 +4,13 @@
  * file can only ever be used as what its key says it is.
  */
 
+/**
+ * A plugin's client files: file key to where the file is, as a file URL
+ * (`new URL('./color/color-picker.js', import.meta.url)`) or an absolute path. The key is the
+ * last part of the served path `{prefix}/assets/{vendor}/{plugin}/{key}` (docs/assets.md).
+ */
+export type PluginAssetsDefinition = Record<string, string | URL>;
+
 /** Largest client file a plugin may declare (read into memory once at start-up). */
 export const ASSET_MAX_BYTES = 2 * 1024 * 1024;
 /** Largest sum of every plugin's client files, so the in-memory table stays bounded. */

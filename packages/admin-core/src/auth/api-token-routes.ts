@@ -1,9 +1,9 @@
 import { number, object, string } from 'yup';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AdminCore } from '../core.ts';
+import type { OperationContext } from '../context/operation.ts';
 import { NotFound } from '../errors/index.ts';
 import { ok } from '../http/envelope.ts';
-import type { AdminRequest, AdminResponse, RouteDefinition } from '../http/types.ts';
+import { parseId } from '../http/params.ts';
+import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
 import { validateBody } from '../validation/body.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from './api-tokens.ts';
 
@@ -24,24 +24,20 @@ const createSchema = object({
   expires_in_days: number().typeError(EXPIRY_MESSAGE).nullable().integer(EXPIRY_MESSAGE).min(1, EXPIRY_MESSAGE).max(3650, EXPIRY_MESSAGE),
 });
 
-const em = (core: AdminCore) => core.db.orm.em.fork() as EntityManager;
-
-async function list(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  return ok(await listApiTokens(em(core), req.principal!.admin.id));
+async function list(_req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  return ok(await listApiTokens(ctx.em(), ctx.principal.admin.id));
 }
 
-async function create(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const body = validateBody(createSchema, req.body, core.strings, req.locale);
-  const created = await createApiToken(em(core), req.principal!.admin.id, body.name.trim(), body.expires_in_days ?? null);
+async function create(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  const body = validateBody(createSchema, req.body, ctx.services.strings, ctx.locale);
+  const created = await createApiToken(ctx.em(), ctx.principal.admin.id, body.name.trim(), body.expires_in_days ?? null);
   return ok(created, {}, 201);
 }
 
-async function revoke(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const raw = req.params.id ?? '';
+async function revoke(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   // Another admin's token, an unknown id or a malformed one all answer the same 404.
-  const id = /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw NotFound();
-  if (!(await revokeApiToken(em(core), req.principal!.admin.id, id))) throw NotFound();
+  const id = parseId(req.params.id);
+  if (!(await revokeApiToken(ctx.em(), ctx.principal.admin.id, id))) throw NotFound();
   return ok({ id, status: 'revoked' });
 }
 

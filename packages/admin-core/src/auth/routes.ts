@@ -1,12 +1,10 @@
 import { object, string } from 'yup';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadAvatar, toProfile } from '../account/profile.ts';
-import type { AdminCore } from '../core.ts';
-import { AdminError, Unauthorized, Validation } from '../errors/index.ts';
-import { ok, toErrorResponse } from '../http/envelope.ts';
+import type { OperationContext, RequestContext } from '../context/operation.ts';
+import { Unauthorized, Validation } from '../errors/index.ts';
+import { ok } from '../http/envelope.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
-import { presentedToken } from '../http/pipeline.ts';
-import type { AdminRequest, AdminResponse, CookieInstruction, RouteDefinition } from '../http/types.ts';
+import type { AdminRequest, AdminResponse, AuthedRequest, CookieInstruction, RouteDefinition } from '../http/types.ts';
 import { validateBody } from '../validation/body.ts';
 import type { IssuedToken } from './service.ts';
 
@@ -36,62 +34,57 @@ export function loginAnswer(issued: IssuedToken, transport: 'bearer' | 'cookie')
 
 const clientMeta = (req: AdminRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
-async function login(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const body = validateBody(loginSchema, req.body, core.strings, req.locale);
+async function login(req: AdminRequest, ctx: RequestContext): Promise<AdminResponse> {
+  const { auth, strings } = ctx.services;
+  const body = validateBody(loginSchema, req.body, strings, ctx.locale);
   const hasLogin = typeof body.login === 'string';
   const hasEmail = typeof body.email === 'string';
   if (hasLogin === hasEmail) {
-    const message = core.strings.t(req.locale, 'backend::auth.login_or_email');
+    const message = ctx.t('backend::auth.login_or_email');
     throw Validation({ login: [message], email: [message] });
   }
   const identifier = (hasLogin ? body.login : body.email)!;
-  const adminId = await core.auth.verifyLogin(identifier, hasLogin ? 'login' : 'email', body.password, req.ip);
+  const adminId = await auth.verifyLogin(identifier, hasLogin ? 'login' : 'email', body.password, req.ip);
   const transport = wantsCookie(req) ? 'cookie' : 'bearer';
-  return loginAnswer(await core.auth.issue(adminId, transport, clientMeta(req)), transport);
+  return loginAnswer(await auth.issue(adminId, transport, clientMeta(req)), transport);
+}
+
+/** The presented session of an interactive route (the pipeline refused any other principal). */
+function sessionOf(ctx: OperationContext): string {
+  if (ctx.principal.kind !== 'session' || !ctx.principal.sessionId) throw Unauthorized();
+  return ctx.principal.sessionId;
 }
 
 /**
  * Rotates the session: a new session and token, the presented one revoked, in one transaction.
  * Interactive only: a personal API token is not a session and has nothing to rotate.
  */
-async function refresh(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const principal = req.principal!;
-  const transport = req.transport!;
-  const issued = await core.auth.rotate(principal.sessionId!, principal.admin.id, transport, clientMeta(req));
+async function refresh(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  const issued = await ctx.services.auth.rotate(sessionOf(ctx), ctx.principal.admin.id, ctx.transport, clientMeta(req));
   if (!issued) throw Unauthorized();
-  return loginAnswer(issued, transport);
+  return loginAnswer(issued, ctx.transport);
 }
-
-const hasXhrHeader = (req: AdminRequest) => (req.headers['x-requested-with'] ?? '').trim() !== '';
 
 /**
- * Revokes the presented session and always expires the cookie, whatever the answer: a refused
- * request, a bad token or none at all still leaves the browser without a stale cookie.
+ * Revokes the presented session. The pipeline's guard refuses the request first like any
+ * authenticated write (401 without or with a bad token, 403 `xhr_required` for a cookie without
+ * the header, 403 `interactive_only` for a personal API token, which is revoked on its own route),
+ * and the route's `cookies` expire the cookie on every answer, refusals included, so the browser
+ * never keeps a stale cookie.
  */
-async function logout(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const fail = (error: AdminError) => ({ ...toErrorResponse(error, core.strings, req.locale, req.requestId), cookies: [expiredCookie] });
-  const presented = presentedToken(req);
-  if (!presented) return fail(Unauthorized());
-  // The CSRF rule of every cookie-only write, checked before the token is even looked at.
-  if (presented.transport === 'cookie' && !hasXhrHeader(req))
-    return fail(new AdminError('forbidden', 'xhr_required', 'backend::errors.csrf'));
-  const principal = await core.auth.authenticate(presented.token, presented.transport);
-  if (!principal) return fail(Unauthorized());
-  // A personal API token is revoked on its own route, never as a side effect of a logout.
-  if (principal.kind !== 'session') return fail(new AdminError('forbidden', 'interactive_only', 'backend::errors.interactive_only'));
-  await core.auth.revokeSession(principal.sessionId!);
-  return { ...ok({ status: 'logged_out' }), cookies: [expiredCookie] };
+async function logout(_req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  await ctx.services.auth.revokeSession(sessionOf(ctx));
+  return ok({ status: 'logged_out' });
 }
 
-async function me(req: AdminRequest, core: AdminCore): Promise<AdminResponse> {
-  const admin = req.principal!.admin;
-  const avatar = await loadAvatar(core, core.db.orm.em.fork() as EntityManager, admin.id);
-  return ok(toProfile(admin, avatar));
+async function me(_req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
+  const admin = ctx.principal.admin;
+  return ok(toProfile(admin, await loadAvatar(ctx.services.storage, ctx.em(), admin.id)));
 }
 
 export const authRoutes: RouteDefinition[] = [
   { method: 'POST', path: '/auth/login', auth: 'public', body: 'json', handler: login },
   { method: 'POST', path: '/auth/refresh', interactive: true, body: 'none', handler: refresh },
-  { method: 'POST', path: '/auth/logout', auth: 'public', body: 'none', handler: logout },
+  { method: 'POST', path: '/auth/logout', interactive: true, body: 'none', cookies: [expiredCookie], handler: logout },
   { method: 'GET', path: '/auth/me', handler: me },
 ];

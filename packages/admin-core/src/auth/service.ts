@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { Unauthorized } from '../errors/index.ts';
+import { AdminError } from '../errors/index.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { PRINCIPAL_COLUMNS, principalAdminFromRow, type Principal } from './principal.ts';
 import { LoginThrottle, type ThrottleConfig } from './throttle.ts';
@@ -77,7 +77,7 @@ export class AuthService {
     const row = rows[0];
     const hash = row && isLive(row) ? String(row.password_hash) : await dummyHash();
     const valid = await verifyPassword(password, hash);
-    if (!row || !isLive(row) || !valid) throw Unauthorized('backend::errors.login_failed', 'login_failed');
+    if (!row || !isLive(row) || !valid) throw new AdminError('login_failed');
     await this.throttle.succeeded(em, identifier, address);
     await em.execute('update cms_admins set last_login_at = now() where id = ?', [row.id]);
     return Number(row.id);
@@ -169,7 +169,7 @@ export class AuthService {
     if (!row || row.revoked_at != null || row.live !== true || !isLive(row)) return undefined;
     if (row.stale === true) await em.execute('update cms_api_tokens set last_used_at = now() where id = ?', [row.token_id]);
     // The admin's metadata stays as stored (its profile shows it); the pipeline is what ignores
-    // `admin_locale` for token principals (spec 5.10).
+    // `admin_locale` for token principals (docs/strings.md, "Which locale a request gets").
     return { kind: 'api_token', tokenId: Number(row.token_id), admin: principalAdminFromRow(row) };
   }
 }

@@ -107,7 +107,8 @@ export const adminsController = defineController({
       if (Object.keys(details).length) throw Validation(details);
       // `record` already holds the new value: compare with the stored one (a change, not a value, is refused).
       if (values.is_superuser !== undefined && !principal.admin.isSuperuser && values.is_superuser !== (previous?.is_superuser ?? false)) {
-        throw new AdminError('forbidden', 'forbidden', 'backend::admins.superuser_only', {
+        throw new AdminError('forbidden', {
+          messageKey: 'backend::admins.superuser_only',
           details: { is_superuser: ['backend::admins.superuser_only'] },
         });
       }
@@ -117,7 +118,7 @@ export const adminsController = defineController({
       }
     },
     beforeDelete(record, { principal }) {
-      if (record.id === principal.admin.id) throw new AdminError('forbidden', 'forbidden', 'backend::admins.no_self_delete');
+      if (record.id === principal.admin.id) throw new AdminError('forbidden', { messageKey: 'backend::admins.no_self_delete' });
     },
   },
 });

@@ -1,8 +1,11 @@
 import { DEFAULT_THROTTLE } from '../auth/throttle.ts';
 import { isEmbedded } from '../database/config.ts';
 import { ConfigError } from './errors.ts';
+import { frozenCopy } from './freeze.ts';
 import { resolveSettingsConfig } from '../settings/env.ts';
-import type { AdminConfig, Logger, ResolvedConfig } from './types.ts';
+import type { Logger, ResolvedConfig } from './resolved.ts';
+import type { PluginDefinition } from '../plugins/define.ts';
+import type { AdminConfig } from './types.ts';
 
 const KNOWN_KEYS = new Set([
   'backend',
@@ -28,8 +31,11 @@ export const consoleLogger: Logger = {
 
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-/** Checks the host's configuration once and fills in defaults. Every refusal says how to fix it. */
-export function resolveConfig(config: AdminConfig): ResolvedConfig {
+/**
+ * Checks the host's configuration once and fills in defaults. Every refusal says how to fix it.
+ * The answer is frozen (see the end of the function for what is copied).
+ */
+export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinition> {
   if (typeof config !== 'object' || config === null) throw new ConfigError('createAdmin needs a configuration object.');
   for (const key of Object.keys(config)) {
     if (!KNOWN_KEYS.has(key)) throw ConfigError.at({ key }, 'unknown configuration key', `Known keys: ${[...KNOWN_KEYS].join(', ')}.`);
@@ -136,20 +142,26 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig {
   }
   // After `plugins`: an env-supplied secret must name a password field some plugin declares.
   const settingsEnv = resolveSettingsConfig(config.settings, plugins);
-  return {
-    prefix: uri,
-    apiBase: `${uri}/api/v1`,
-    cookieSecure,
-    production,
-    database: config.database,
-    secret: config.secret,
-    locales: [...locales],
-    fallbackLocale,
-    plugins,
-    sessionTtlSeconds: ttl,
-    throttle,
-    themes,
+  // Frozen, so that nothing changes the configuration after start-up (docs/architecture.md,
+  // "Frozen after start-up"): the plain data is a frozen deep copy; the list of plugins is a
+  // frozen copy holding the host's definitions (the registry freezes its own copies of them);
+  // the logger and class instances inside `database` (a PGlite) stay the host's objects.
+  return Object.freeze({
+    ...frozenCopy({
+      prefix: uri,
+      apiBase: `${uri}/api/v1`,
+      cookieSecure,
+      production,
+      database: config.database,
+      secret: config.secret,
+      locales,
+      fallbackLocale,
+      sessionTtlSeconds: ttl,
+      throttle,
+      themes,
+      settingsEnv,
+    }),
+    plugins: Object.freeze([...plugins]),
     logger,
-    settingsEnv,
-  };
+  });
 }

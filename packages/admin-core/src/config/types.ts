@@ -2,13 +2,8 @@ import type { DatabaseConfig } from '../database/config.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { ThrottleConfig } from '../auth/throttle.ts';
-import type { ResolvedSettingsEnv, SettingsConfig } from '../settings/env.ts';
-
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+import type { SettingsConfig } from '../settings/env.ts';
+import type { Logger } from './resolved.ts';
 
 /** What a host passes to `createAdmin`. The core never reads `process.env`: the host does. */
 export interface AdminConfig {
@@ -24,39 +19,21 @@ export interface AdminConfig {
   /** Seals tokens and encrypts secrets; at least 32 characters. */
   secret: string;
   /** Served locales (default `['en']`). */
-  locales?: string[];
+  locales?: readonly string[];
   /** Locale whose keys every bundle contains (default `en`, or the first locale). */
   fallbackLocale?: string;
-  plugins?: PluginDefinition[];
+  plugins?: readonly PluginDefinition[];
   /** Blob store (default: local disk under `storage.root`). */
   storage?: Storage | { root: string; publicUrl?: string };
   /** Access token and session lifetime in seconds (default 3600). */
   sessionTtlSeconds?: number;
   throttle?: Partial<ThrottleConfig>;
   /** Admin themes a preference may name (default `light`, `dark`, `auto`). */
-  themes?: string[];
+  themes?: readonly string[];
   logger?: Logger;
   /**
    * Settings secrets supplied by the host's environment (docs/settings.md): a supplied value wins
    * over the one stored in the admin, and the field's state is `env`.
    */
   settings?: SettingsConfig;
-}
-
-export interface ResolvedConfig {
-  prefix: string;
-  apiBase: string;
-  cookieSecure: boolean;
-  production: boolean;
-  database: DatabaseConfig;
-  secret: string;
-  locales: string[];
-  fallbackLocale: string;
-  plugins: PluginDefinition[];
-  sessionTtlSeconds: number;
-  throttle: ThrottleConfig;
-  themes: string[];
-  logger: Logger;
-  /** Env-supplied settings secrets by code and field (unset ones dropped). */
-  settingsEnv: ResolvedSettingsEnv;
 }

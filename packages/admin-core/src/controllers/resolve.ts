@@ -5,8 +5,8 @@ import { checkField } from '../fields/config.ts';
 import { relationKindOf } from '../fields/relation.ts';
 import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
 import type { ControllerConfig, FieldConfig, ListConfig } from './types.ts';
-import { checkActions } from '../behaviors/actions/index.ts';
-import { checkPartials } from '../behaviors/partials/index.ts';
+import { checkActions } from '../behaviors/actions/check.ts';
+import { checkPartials } from '../behaviors/partials/check.ts';
 
 export type { ResolvedColumn };
 

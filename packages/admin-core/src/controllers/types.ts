@@ -12,7 +12,7 @@ export interface ScopeContext {
   em: EntityManager;
 }
 
-/** Who sees which rows: `undefined` means every row. */
+/** Who sees which rows: `undefined` means every row, `NO_ROWS` none. */
 export type Scope = (ctx: ScopeContext) => Condition | undefined | Promise<Condition | undefined>;
 
 export type RowState = 'deleted' | 'negative' | 'disabled';
@@ -79,7 +79,7 @@ export interface ListConfig {
 
 export type Scalar = string | number | boolean | null;
 
-/** A form field as the plugin author declares it; every FormField key of spec 2.5 is accepted. */
+/** A form field as the plugin author declares it; every FormField key is accepted (docs/controllers.md, "FieldConfig"). */
 export interface FieldConfig {
   type: string;
   label?: string;

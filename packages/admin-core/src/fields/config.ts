@@ -3,7 +3,7 @@ import { configError, isPlainObject, isScalar, isString, must } from './common.t
 import { isCustomElementName } from './widget.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
-/** Keys every field may have (spec 2.5 FormField, plus `virtual` and `property` for binding). */
+/** Keys every field may have (the FormField keys, plus `virtual` and `property` for binding; docs/controllers.md, "FieldConfig"). */
 export const GENERAL_FIELD_KEYS = [
   'type',
   'label',
@@ -20,11 +20,11 @@ export const GENERAL_FIELD_KEYS = [
   'virtual',
   'property',
 ] as const;
-/** Keys of a plugin field type that declares no `keys` of its own (spec 4.10). */
+/** Keys of a plugin field type that declares no `keys` of its own (docs/field-types.md, "Declaring one"). */
 export const PLUGIN_FIELD_KEYS = ['typeOptions', 'element', 'translatable'] as const;
 const SPANS = ['auto', 'left', 'right', 'full', 'row'];
 
-/** The `type` values of spec 2.8. Any other value is a plugin field type (or unknown). */
+/** The built-in `type` values (docs/field-types.md). Any other value is a plugin field type (or unknown). */
 export const BUILTIN_FIELD_TYPE_NAMES: readonly string[] = Object.freeze([...BUILTIN_FIELD_TYPES.keys()]);
 
 /**

@@ -10,7 +10,8 @@ const isOffered = (field: FieldConfig, value: unknown): boolean =>
 
 /**
  * Over a boolean column the option keys are `true` and `false`, served and stored as booleans
- * (the spec has no checkbox type; a yes/no dropdown is how a boolean column is edited).
+ * (there is no checkbox type; a yes/no dropdown is how a boolean column is edited: docs/field-types.md,
+ * "dropdown").
  */
 const isBooleanColumn = (runtimeType: string | undefined) => runtimeType === 'boolean';
 

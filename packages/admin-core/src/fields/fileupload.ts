@@ -17,8 +17,9 @@ const KEYS = [
 ] as const;
 
 /**
- * Attached files (spec 4.6): uploaded through the file routes, attached by the save through the
- * form session; the field itself has no value in a save body.
+ * Attached files (docs/field-types.md, "fileupload"): the field is checked and served in the
+ * schema; it has no value in a save body. The file routes that upload and attach files are not
+ * built.
  */
 export const fileuploadField: FieldType = {
   name: 'fileupload',

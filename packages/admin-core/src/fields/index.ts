@@ -1,6 +1,6 @@
 /**
- * The built-in field types (spec 2.8, 4.8): one module per type, each with its start-up check,
- * schema keys, decode (validate) and encode. The engine resolves a field's type with
+ * The built-in field types (docs/field-types.md): one module per type, each with its start-up
+ * check, schema keys, decode (validate) and encode. The engine resolves a field's type with
  * `checkField` at start-up, then calls `decode` on save and `encode` when serving a record.
  */
 export { BUILTIN_FIELD_TYPES } from './registry.ts';

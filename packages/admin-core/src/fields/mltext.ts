@@ -15,7 +15,7 @@ export const mltextField: FieldType = {
   name: 'mltext',
   storage: 'column',
   keys: ['preset'],
-  check(field, ctx) {
+  check(_field, ctx) {
     const column = baseColumnType(ctx);
     if (column && !JSON_COLUMNS.has(column)) {
       throw configError(

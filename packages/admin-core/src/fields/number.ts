@@ -53,7 +53,7 @@ function rangeOf(column: string | undefined, columnType: string | undefined): { 
 export const numberField: FieldType = {
   name: 'number',
   storage: 'column',
-  check(field, ctx) {
+  check(_field, ctx) {
     const column = baseColumnType(ctx);
     if (column && !NUMBER_COLUMNS.has(column)) {
       throw configError(

@@ -2,7 +2,7 @@ import { hasPermission } from '../auth/permissions.ts';
 import { FieldError } from './types.ts';
 import { baseColumnType, configError, invalid, isPlainObject, must, requiredError } from './common.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { PermissionDefinition } from '../plugins/define.ts';
+import type { PermissionDefinition } from '../plugins/types.ts';
 import type { FieldConfig, FieldDecodeContext, FieldSchemaContext, FieldType } from './types.ts';
 
 type Mode = 'radio' | 'checkbox';
@@ -72,7 +72,7 @@ export function decodePermissions(
   }
   for (const code of offered) {
     if (current[code] !== next[code] && isLockedFor(ctx.principal, code)) {
-      throw new FieldError('forbidden', 'backend::fields.permissions.locked', { code }, 403);
+      throw new FieldError('forbidden', 'backend::fields.permissions.locked', { code });
     }
   }
   if (field.required && Object.keys(next).length === 0) throw requiredError();

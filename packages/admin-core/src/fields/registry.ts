@@ -38,5 +38,5 @@ const types: FieldType[] = [
 ];
 for (const type of types) Object.freeze(type);
 
-/** The built-in field types of spec 2.8, by `type` value. Any other value is a plugin field type. */
+/** The built-in field types (docs/field-types.md), by `type` value. Any other value is a plugin field type. */
 export const BUILTIN_FIELD_TYPES: ReadonlyMap<string, FieldType> = new Map(types.map((type) => [type.name, type]));

@@ -1,12 +1,16 @@
 import { FieldError } from './types.ts';
 import { configError, invalid, must, requiredError } from './common.ts';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { scopeWhere } from '../controllers/no-rows.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType, RelationTarget } from './types.ts';
 
 type Kind = RelationTarget['kind'];
 type Id = number;
 
-/** MikroORM's reference kind to the spec's word: `m:1` (and an owning `1:1`) belongsTo, `m:n` belongsToMany. */
+/**
+ * MikroORM's reference kind to the API's word: `m:1` (and an owning `1:1`) belongsTo, `m:n`
+ * belongsToMany (docs/field-types.md, "relation").
+ */
 export const relationKindOf = (referenceKind: string): Kind | undefined =>
   referenceKind === 'm:1' || referenceKind === '1:1' ? 'belongsTo' : referenceKind === 'm:n' ? 'belongsToMany' : undefined;
 
@@ -60,7 +64,7 @@ export function scopedRelationLookup(
   entity: EntityName<any>,
 ): RelationLookup {
   return async (ids) => {
-    const scope = field.relationScope ? await field.relationScope({ principal: ctx.principal, em: ctx.em }) : undefined;
+    const scope = field.relationScope ? scopeWhere(await field.relationScope({ principal: ctx.principal, em: ctx.em })) : undefined;
     const where = scope ? { $and: [{ id: { $in: ids } }, scope] } : { id: { $in: ids } };
     // Not kept in the identity map: half-loaded related entities must not leak into later reads.
     const rows = await ctx.em.find(entity, where as FilterQuery<any>, { fields: ['id'] as never, disableIdentityMap: true });
@@ -94,7 +98,7 @@ export async function decodeRelation(
     const locked = new Set(await field.lockedIds({ principal: ctx.principal, em: ctx.em }));
     const touched = changed.filter((id) => locked.has(id));
     if (touched.length > 0) {
-      throw new FieldError('forbidden', 'backend::fields.relation.locked', { ids: touched.join(', '), count: touched.length }, 403);
+      throw new FieldError('forbidden', 'backend::fields.relation.locked', { ids: touched.join(', '), count: touched.length });
     }
   }
   if (after.length > 0) {

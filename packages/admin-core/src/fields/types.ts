@@ -1,14 +1,15 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/principal.ts';
-import type { PermissionDefinition } from '../plugins/define.ts';
+import { ERROR_CODES, isErrorCode, STATUS_BY_KIND, type FieldErrorCode, type FieldErrorKind } from '../errors/codes.ts';
+import type { PermissionDefinition } from '../plugins/types.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { FieldConfig, Scalar } from '../controllers/types.ts';
 
 /**
- * The contract of a field type: one module per type with its start-up check, its schema keys,
- * and how a value is decoded (and validated) on save and encoded into a record. Plugin field
- * types (a later slice) implement the same contract.
+ * What a field type provides: one module per type with its start-up check, its schema keys, and
+ * how a value is decoded (and validated) on save and encoded into a record (docs/field-types.md).
+ * Plugin field types are turned into the same shape (`toFieldType` in `fields/plugin/field-type.ts`).
  */
 export interface FieldType {
   /** The `type` value in a form config. */
@@ -123,24 +124,30 @@ export interface FieldEncodeContext {
 }
 
 /**
- * A field-level refusal: `code` is the spec's code (`money.invalid`, `taglist.invalid`, or
- * `validation_failed`), `messageKey` a string key. Collected into the 422 `details`.
- * `status: 403` marks a refusal that must answer 403 before anything is written (locked ids).
+ * A field-level refusal: `code` is the field type's error code (`money.invalid`, `taglist.invalid`,
+ * or `validation_failed`; docs/errors.md, "The code of a failed save"), `messageKey` a string key.
+ * Collected into the 422 `details`. Its `kind` is `forbidden` for a refusal that must answer 403
+ * before anything is written (locked ids): a core code's kind comes from the table
+ * (`errors/codes.ts`: `forbidden` is a 403), a plugin code's from `kind` (default `validation`).
  */
 export class FieldError extends Error {
-  readonly code: string;
+  readonly code: FieldErrorCode;
   readonly messageKey: string;
   readonly params: Record<string, string | number>;
-  readonly status: 422 | 403;
+  readonly kind: FieldErrorKind;
 
-  constructor(code: string, messageKey: string, params: Record<string, string | number> = {}, status: 422 | 403 = 422) {
+  constructor(code: FieldErrorCode, messageKey: string, params: Record<string, string | number> = {}, kind: FieldErrorKind = 'validation') {
     super(`${code}: ${messageKey}`);
     this.name = 'FieldError';
     this.code = code;
     this.messageKey = messageKey;
     this.params = params;
-    this.status = status;
+    this.kind = isErrorCode(code) ? (ERROR_CODES[code].kind === 'forbidden' ? 'forbidden' : 'validation') : kind;
+  }
+
+  get status(): 422 | 403 {
+    return STATUS_BY_KIND[this.kind];
   }
 }
 
-export type { FieldConfig, Scalar };
+export type { FieldConfig, FieldErrorCode, FieldErrorKind, Scalar };

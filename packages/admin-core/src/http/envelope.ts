@@ -1,8 +1,9 @@
+import { ERROR_CODES, statusOf } from '../errors/codes.ts';
 import { isAdminError } from '../errors/index.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { AdminResponse } from './types.ts';
 
-/** Success envelope `{data, meta}` (spec 2.1). */
+/** Success envelope `{data, meta}` (docs/architecture.md, "Request flow"). */
 export const ok = (data: unknown, meta: Record<string, unknown> = {}, status = 200): AdminResponse => ({
   status,
   body: { data, meta },
@@ -46,12 +47,12 @@ export function toErrorResponse(error: unknown, strings: Strings, locale: string
     };
   }
   return {
-    status: 500,
+    status: statusOf('internal_error'),
     headers: {},
     body: {
       error: {
         code: 'internal_error',
-        message: strings.t(locale, 'backend::errors.internal', { request_id: requestId }),
+        message: strings.t(locale, ERROR_CODES.internal_error.messageKey, { request_id: requestId }),
         details: {},
       },
     },

@@ -1,5 +1,5 @@
-import type { AdminCore } from '../core.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { OperationContext, RequestContext } from '../context/operation.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -28,11 +28,14 @@ export interface AdminRequest {
   files: UploadedFile[];
   ip: string;
   requestId: string;
-  /** Set by the pipeline. */
-  principal?: Principal;
-  /** The token the principal presented (a sealed access token or a personal API token). */
-  transport?: 'bearer' | 'cookie';
   locale: string;
+}
+
+/** The request of a route that requires authentication: the pipeline has resolved its principal. */
+export interface AuthedRequest extends AdminRequest {
+  readonly principal: Principal;
+  /** How the principal's credential came (a sealed access token or a personal API token). */
+  readonly transport: 'bearer' | 'cookie';
 }
 
 export interface CookieInstruction {
@@ -49,25 +52,50 @@ export interface AdminResponse {
   cookies?: CookieInstruction[];
 }
 
-export type RouteHandler = (req: AdminRequest, core: AdminCore) => Promise<AdminResponse> | AdminResponse;
+type Answer = Promise<AdminResponse> | AdminResponse;
 
-export interface RouteDefinition {
+/** A handler of an authenticated route: its request and context always carry the principal. */
+export type RouteHandler = (req: AuthedRequest, ctx: OperationContext) => Answer;
+/** A handler of a public route: no principal. */
+export type PublicRouteHandler = (req: AdminRequest, ctx: RequestContext) => Answer;
+
+interface RouteBase {
   method: HttpMethod;
-  /** Full path below `{prefix}/api/v1`, with `:param` segments. */
+  /** Full path below `{prefix}/api/v1` (plugin routes: the full path from the root), with `:param` segments. */
   path: string;
-  /** `public`: no principal needed; `required` (default): a valid principal or 401. */
-  auth?: 'public' | 'required';
-  /** Refuse personal API token principals (account routes are for interactive sessions). */
-  interactive?: boolean;
   /** Require `X-Requested-With` whatever the transport (toolbar, widget, markdown preview). */
   requireXhr?: boolean;
-  /** The principal needs all of these. */
-  permissions?: string[];
   /** Query parameters the route accepts; any other is a 422 naming it. */
   query?: string[];
-  /** What the body may be; `none` refuses any body key. Default `json` for POST/PUT. */
+  /** What the body may be; `none` refuses any body key. Default `json` for POST/PUT/DELETE, `none` for GET. */
   body?: 'none' | 'json' | 'multipart';
   /** Multipart routes: the file field and its size limit (a larger file is a 422 on that field). */
   upload?: { field: string; maxBytes: number };
+  /** Cookies every answer of the route sets, refusals included (logout expires the session cookie). */
+  cookies?: readonly CookieInstruction[];
+}
+
+/** A route anyone may call. */
+export interface PublicRoute extends RouteBase {
+  auth: 'public';
+  handler: PublicRouteHandler;
+}
+
+/** A route that needs a valid principal (401 without one) holding every one of `permissions`. */
+export interface AuthenticatedRoute extends RouteBase {
+  auth?: 'required';
+  /** Refuse personal API token principals (account routes are for interactive sessions). */
+  interactive?: boolean;
+  /** The principal needs all of these. */
+  permissions?: readonly string[];
   handler: RouteHandler;
 }
+
+export type RouteDefinition = PublicRoute | AuthenticatedRoute;
+
+/** Adds a controller's permissions to each of its routes: the one place they are checked (controllers/routes.ts). */
+export type ControllerRoute = (r: Omit<AuthenticatedRoute, 'permissions'>) => AuthenticatedRoute;
+
+/** The body kind a route reads when it does not say: none for GET, JSON otherwise. */
+export const bodyKindOf = (route: Pick<RouteBase, 'body'>, method: HttpMethod): 'none' | 'json' | 'multipart' =>
+  route.body ?? (method === 'GET' ? 'none' : 'json');

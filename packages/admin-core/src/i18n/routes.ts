@@ -1,4 +1,4 @@
-import type { AdminCore } from '../core.ts';
+import type { RequestContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
 import type { AdminRequest, RouteDefinition } from '../http/types.ts';
 import { matchLocale } from './strings.ts';
@@ -7,11 +7,11 @@ import { matchLocale } from './strings.ts';
  * `GET /lang` (public): every string key as plural forms for the negotiated locale, over the
  * fallback locale's keys. A supported `?locale=` wins; an unsupported one is ignored.
  */
-function lang(req: AdminRequest, core: AdminCore) {
-  const requested = matchLocale(req.query.locale, core.config.locales);
-  const locale = requested ?? req.locale;
+function lang(req: AdminRequest, ctx: RequestContext) {
+  const { config, strings } = ctx.services;
+  const locale = matchLocale(req.query.locale, config.locales) ?? ctx.locale;
   return {
-    ...ok(core.strings.bundle(locale), { locale, locales: core.config.locales }),
+    ...ok(strings.bundle(locale), { locale, locales: config.locales }),
     headers: { 'Cache-Control': 'no-cache', Vary: 'Accept-Language' },
   };
 }

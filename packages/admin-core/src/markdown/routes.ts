@@ -11,7 +11,7 @@ const previewBody = object({ markdown: string().defined() });
 const KIB = 1024;
 
 /**
- * `POST /markdown/preview` (spec 4.2): any signed-in admin, `X-Requested-With` on every transport
+ * `POST /markdown/preview` (docs/assets.md): any signed-in admin, `X-Requested-With` on every transport
  * (it is an editor's request, never a form's). Answers `{data: {html}, meta: {}}`; a refusal is a
  * 422 `validation_failed` with one fixed message on `markdown`.
  */
@@ -21,12 +21,12 @@ export const markdownRoutes: RouteDefinition[] = [
     path: '/markdown/preview',
     requireXhr: true,
     body: 'json',
-    handler(req, core) {
-      const { markdown } = validateBody(previewBody, req.body, core.strings, req.locale);
+    handler(req, ctx) {
+      const { markdown } = validateBody(previewBody, req.body, ctx.services.strings, ctx.locale);
       const result = previewMarkdown(markdown);
       if ('refused' in result) {
         const max = (result.refused === 'input_too_large' ? MARKDOWN_PREVIEW_MAX_INPUT_BYTES : MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES) / KIB;
-        throw Validation({ markdown: [core.strings.t(req.locale, `backend::markdown.${result.refused}`, { max })] });
+        throw Validation({ markdown: [ctx.t(`backend::markdown.${result.refused}`, { max })] });
       }
       return ok({ html: result.html });
     },

@@ -1,8 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Settings values (spec 4.3): one row per settings code. `secrets` holds the sealed password
- * fields, apart from `data`, so that no query of the plain values can select a secret by mistake.
+ * Settings values (docs/settings.md, "Storage"): one row per settings code. `secrets` holds the
+ * sealed password fields, apart from `data`, so that no query of the plain values can select a
+ * secret by mistake.
  */
 export class CoreSettings extends Migration {
   override up(): void {

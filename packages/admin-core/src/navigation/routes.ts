@@ -1,8 +1,7 @@
 import { hasPermissions } from '../auth/permissions.ts';
-import type { Principal } from '../auth/principal.ts';
-import type { AdminCore } from '../core.ts';
+import type { OperationContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
-import type { AdminRequest, RouteDefinition } from '../http/types.ts';
+import type { RouteDefinition } from '../http/types.ts';
 import type { NavigationDefinition } from '../plugins/define.ts';
 
 /** Where an entry without `order` sits: after the usual plugin entries, before system ones. */
@@ -17,9 +16,9 @@ export interface NavigationEntry {
   sideMenu: NavigationEntry[];
 }
 
-const mayOpen = (core: AdminCore, principal: Principal, address: string): boolean => {
-  const controller = core.registry.controllers.get(address);
-  return Boolean(controller) && hasPermissions(principal, controller!.definition.permissions);
+const mayOpen = (ctx: OperationContext, address: string): boolean => {
+  const controller = ctx.services.registry.controllers.get(address);
+  return controller !== undefined && hasPermissions(ctx.principal, controller.definition.permissions);
 };
 
 /**
@@ -29,20 +28,15 @@ const mayOpen = (core: AdminCore, principal: Principal, address: string): boolea
  * a group whose own controller is closed to the principal opens its first visible item instead
  * (an editor of categories only still finds the journal).
  */
-export function buildNavigation(
-  core: AdminCore,
-  principal: Principal,
-  locale: string,
-  entries: readonly NavigationDefinition[],
-): NavigationEntry[] {
+export function buildNavigation(entries: readonly NavigationDefinition[], ctx: OperationContext): NavigationEntry[] {
   const result: NavigationEntry[] = [];
   for (const entry of entries) {
-    if (entry.permissions?.length && !hasPermissions(principal, entry.permissions, 'any')) continue;
-    const sideMenu = buildNavigation(core, principal, locale, entry.sideMenu ?? []);
+    if (entry.permissions?.length && !hasPermissions(ctx.principal, entry.permissions, 'any')) continue;
+    const sideMenu = buildNavigation(entry.sideMenu ?? [], ctx);
     const isGroup = Boolean(entry.sideMenu?.length);
     if (isGroup && sideMenu.length === 0) continue;
     let controller = entry.controller ?? '';
-    if (controller && !mayOpen(core, principal, controller)) {
+    if (controller && !mayOpen(ctx, controller)) {
       const target = sideMenu.find((item) => item.controller);
       if (!target) continue;
       controller = target.controller;
@@ -51,7 +45,7 @@ export function buildNavigation(
       code: entry.code,
       controller,
       icon: entry.icon ?? '',
-      label: core.strings.t(locale, entry.label),
+      label: ctx.t(entry.label),
       order: entry.order ?? DEFAULT_ORDER,
       sideMenu,
     });
@@ -59,6 +53,6 @@ export function buildNavigation(
   return result.sort((a, b) => a.order - b.order || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 
-const navigation = (req: AdminRequest, core: AdminCore) => ok(buildNavigation(core, req.principal!, req.locale, core.registry.navigation));
-
-export const navigationRoutes: RouteDefinition[] = [{ method: 'GET', path: '/navigation', handler: navigation }];
+export const navigationRoutes: RouteDefinition[] = [
+  { method: 'GET', path: '/navigation', handler: (_req, ctx) => ok(buildNavigation(ctx.services.registry.navigation, ctx)) },
+];

@@ -1,25 +1,25 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { ConfigError } from '../config/errors.ts';
-import type {
-  ControllerDefinition,
-  NavigationDefinition,
-  PermissionDefinition,
-  PluginDefinition,
-  PluginRouteDefinition,
-} from './define.ts';
-import { pluginCode } from './define.ts';
-import type { FieldType } from '../fields/types.ts';
-import { addPluginFieldTypes } from '../fields/plugin-types.ts';
-import { PluginAssets } from '../assets/index.ts';
-import { addPluginSettings, checkSettingsLinks, type RegisteredSettings } from '../settings/index.ts';
+import { frozenCopy } from '../config/freeze.ts';
+import type { CapabilityResults, PluginCapabilities } from './capability.ts';
+import type { PluginDeclaration } from './declaration.ts';
+import {
+  pluginCode,
+  type ControllerDefinition,
+  type NavigationDefinition,
+  type PermissionDefinition,
+  type PluginRouteDeclaration,
+} from './types.ts';
+import { checkNavigation, checkStrings, mayMatchPrefix } from './checks.ts';
+import { readonlyMap } from './readonly-map.ts';
 
 /** First path segments an admin controller may not use: they are the admin's own routes. */
 export const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] as const;
 
 const SEGMENT = /^[a-z][a-z0-9_-]{0,63}$/;
 const PERMISSION = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
-const PLURAL_CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
-const PLUGIN_KEYS = new Set([
+/** The plugin keys the registry reads itself; capabilities add theirs (`PluginCapability.keys`). */
+const PLUGIN_KEYS = [
   'vendor',
   'name',
   'description',
@@ -30,83 +30,78 @@ const PLUGIN_KEYS = new Set([
   'migrations',
   'controllers',
   'routes',
-  'fieldTypes',
-  'assets',
-  'settings',
-]);
-
-/**
- * Whether a route path could answer at or under the admin prefix, compared segment by segment
- * without case (the router matches without case). A parameter (`:x`) may match any segment that
- * starts with the literal text before it; a wildcard (`*x`) or an optional group (`{…}`) may span
- * the rest. So `/:page` and `/b*rest` are refused under `/backend`, while `/backendx`,
- * `/feed/:format` and `/x:page` are not.
- */
-export function mayMatchPrefix(path: string, prefix: string): boolean {
-  const segments = path.toLowerCase().split('/').filter(Boolean);
-  const wanted = prefix.toLowerCase().split('/').filter(Boolean);
-  for (let i = 0; i < wanted.length; i++) {
-    const segment = segments[i];
-    if (segment === undefined) return false;
-    const special = segment.search(/[:*{]/);
-    if (special < 0) {
-      if (segment !== wanted[i]) return false;
-      continue;
-    }
-    // The literal text before the first parameter must fit; what follows may match anything.
-    if (!wanted[i]!.startsWith(segment.slice(0, special))) return false;
-    // A wildcard or an optional group may span several segments: assume the worst.
-    if (/[*{]/.test(segment)) return true;
-  }
-  return true;
-}
+];
 
 export interface RegisteredController {
-  address: string;
-  plugin: PluginDefinition;
-  definition: ControllerDefinition;
+  readonly address: string;
+  readonly plugin: Readonly<PluginDeclaration>;
+  readonly definition: Readonly<ControllerDefinition>;
+}
+
+/** A registry with the results of its capabilities, each under the capability's name. */
+export type RegistryWith<Results extends object> = Registry & Readonly<Results>;
+
+/**
+ * Checks the plugins once and answers the frozen registry, with each capability's result under
+ * its name (`registry.fieldTypes` for a capability passed as `fieldTypes`).
+ */
+export function createRegistry<C extends PluginCapabilities>(
+  plugins: readonly PluginDeclaration[],
+  options: { prefix: string; capabilities: C },
+): RegistryWith<CapabilityResults<C>> {
+  return new Registry(plugins, options) as RegistryWith<CapabilityResults<C>>;
 }
 
 /**
  * The plugins of one admin, checked once at start-up and then frozen. Every refusal names the
- * plugin, controller and key, and says how to fix it.
+ * plugin, controller and key, and says how to fix it. What it holds is built from copies: each
+ * plugin, controller, permission, navigation entry, route and migration is a frozen copy of its
+ * definition (nested functions, entity schemas and configs are the plugin's own), every list is
+ * frozen and every map is a `readonlyMap`. Features (field types, client files, settings) are
+ * `PluginCapability`s the composition root passes in; the registry imports none of them.
  */
 export class Registry {
-  readonly plugins: readonly PluginDefinition[];
-  readonly controllers = new Map<string, RegisteredController>();
-  readonly permissions = new Map<string, PermissionDefinition & { plugin: string }>();
-  readonly entities: EntitySchema<any, any>[] = [];
-  readonly migrations: MigrationObject[] = [];
-  readonly navigation: NavigationDefinition[] = [];
-  readonly routes: Array<PluginRouteDefinition & { plugin: string }> = [];
-  /** Plugin field types by alias (the built-in types are not in here). */
-  readonly fieldTypes = new Map<string, FieldType>();
-  /** Plugin client files by exact key. */
-  readonly assets: PluginAssets;
-  /** Settings entries by code. */
-  readonly settings = new Map<string, RegisteredSettings>();
+  readonly plugins: readonly Readonly<PluginDeclaration>[];
+  readonly controllers: ReadonlyMap<string, RegisteredController>;
+  readonly permissions: ReadonlyMap<string, Readonly<PermissionDefinition & { plugin: string }>>;
+  readonly entities: readonly EntitySchema<any, any>[];
+  readonly migrations: readonly MigrationObject[];
+  readonly navigation: readonly Readonly<NavigationDefinition>[];
+  readonly routes: readonly Readonly<PluginRouteDeclaration & { plugin: string }>[];
+  // Filled while checking; exposed above as read-only copies once every check passed.
+  readonly #plugins: Readonly<PluginDeclaration>[] = [];
+  readonly #controllers = new Map<string, RegisteredController>();
+  readonly #permissions = new Map<string, Readonly<PermissionDefinition & { plugin: string }>>();
+  readonly #entities: EntitySchema<any, any>[] = [];
+  readonly #migrations: MigrationObject[] = [];
+  readonly #navigation: Readonly<NavigationDefinition>[] = [];
+  readonly #routes: Readonly<PluginRouteDeclaration & { plugin: string }>[] = [];
+  /** The definitions as passed: a permission may be declared by a later plugin. */
+  readonly #declared: readonly PluginDeclaration[];
 
-  constructor(plugins: readonly PluginDefinition[], options: { prefix: string }) {
-    this.plugins = plugins;
-    this.assets = new PluginAssets(options.prefix);
+  /** Prefer `createRegistry`, which types the capabilities' results. */
+  constructor(plugins: readonly PluginDeclaration[], options: { prefix: string; capabilities?: PluginCapabilities }) {
+    this.#declared = plugins;
+    const capabilities = Object.entries(options.capabilities ?? {});
+    const knownKeys = [...PLUGIN_KEYS, ...capabilities.flatMap(([, capability]) => capability.keys)];
     const codes = new Set<string>();
-    for (const plugin of plugins) {
-      const code = this.#checkIdentity(plugin);
+    for (const declared of plugins) {
+      const code = this.#checkIdentity(declared, knownKeys);
       if (codes.has(code)) throw ConfigError.at({ plugin: code }, 'the plugin is registered twice', 'Pass each plugin once in `plugins`.');
       codes.add(code);
+      const plugin = Object.freeze({ ...declared });
+      this.#plugins.push(plugin);
       this.#addPermissions(plugin, code);
       this.#addControllers(plugin, code);
       this.#addRoutes(plugin, code, options.prefix);
       this.#addMigrations(plugin, code);
-      this.#checkStrings(plugin, code);
-      this.assets.add(plugin, code);
-      addPluginFieldTypes(this.fieldTypes, plugin, code, this.assets);
-      addPluginSettings(this.settings, plugin, code);
-      this.entities.push(...(plugin.entities ?? []));
+      checkStrings(plugin, code);
+      for (const [, capability] of capabilities) capability.add(plugin, code);
+      this.#entities.push(...(plugin.entities ?? []));
     }
     // After every plugin: navigation may name controllers and permissions of any plugin.
     const navigationCodes = new Set<string>();
-    for (const plugin of plugins) {
+    for (const plugin of this.#plugins) {
       const entries = plugin.navigation ?? [];
       if (!Array.isArray(entries))
         throw ConfigError.at(
@@ -114,22 +109,34 @@ export class Registry {
           'must be a list of entries',
           'Pass `navigation: [{ code, label, controller, … }]`.',
         );
-      this.#checkNavigation(pluginCode(plugin), entries, navigationCodes);
-      this.navigation.push(...entries);
+      checkNavigation(pluginCode(plugin), entries, {
+        controllers: this.#controllers,
+        permissions: this.#permissions,
+        seen: navigationCodes,
+      });
+      this.#navigation.push(...entries.map((entry) => frozenCopy(entry)));
     }
-    checkSettingsLinks(this);
-    Object.freeze(this.entities);
-    Object.freeze(this.migrations);
-    Object.freeze(this.navigation);
-    Object.freeze(this.routes);
+    this.plugins = Object.freeze([...this.#plugins]);
+    this.controllers = readonlyMap(this.#controllers);
+    this.permissions = readonlyMap(this.#permissions);
+    this.entities = Object.freeze([...this.#entities]);
+    this.migrations = Object.freeze([...this.#migrations]);
+    this.navigation = Object.freeze([...this.#navigation]);
+    this.routes = Object.freeze([...this.#routes]);
+    // Last: a capability's checks across plugins see everything above.
+    for (const [name, capability] of capabilities) {
+      if (name in this) throw new Error(`A plugin capability cannot be named "${name}": the registry has that property.`);
+      Object.defineProperty(this, name, { value: capability.finish(this), enumerable: true });
+    }
+    Object.freeze(this);
   }
 
-  #checkIdentity(plugin: PluginDefinition): string {
+  #checkIdentity(plugin: PluginDeclaration, knownKeys: readonly string[]): string {
     if (typeof plugin !== 'object' || plugin === null) throw new ConfigError('A plugin must be an object made with definePlugin().');
     const code = `${String(plugin.vendor)}.${String(plugin.name)}`;
     for (const key of Object.keys(plugin)) {
-      if (!PLUGIN_KEYS.has(key))
-        throw ConfigError.at({ plugin: code, key }, 'unknown plugin key', `Known keys: ${[...PLUGIN_KEYS].join(', ')}.`);
+      if (!knownKeys.includes(key))
+        throw ConfigError.at({ plugin: code, key }, 'unknown plugin key', `Known keys: ${knownKeys.join(', ')}.`);
     }
     for (const key of ['vendor', 'name'] as const) {
       if (typeof plugin[key] !== 'string' || !SEGMENT.test(plugin[key])) {
@@ -150,7 +157,7 @@ export class Registry {
     return pluginCode(plugin);
   }
 
-  #addPermissions(plugin: PluginDefinition, code: string) {
+  #addPermissions(plugin: PluginDeclaration, code: string) {
     for (const permission of plugin.permissions ?? []) {
       if (!permission || typeof permission.code !== 'string' || !PERMISSION.test(permission.code)) {
         throw ConfigError.at(
@@ -159,7 +166,7 @@ export class Registry {
           'Use dotted lower-case codes such as "acme.shop.manage_orders".',
         );
       }
-      if (this.permissions.has(permission.code)) {
+      if (this.#permissions.has(permission.code)) {
         throw ConfigError.at(
           { plugin: code, key: `permissions.${permission.code}` },
           'the permission is declared twice',
@@ -172,11 +179,11 @@ export class Registry {
           'a permission needs a label',
           'Give it a string key or text.',
         );
-      this.permissions.set(permission.code, { ...permission, plugin: code });
+      this.#permissions.set(permission.code, frozenCopy({ ...permission, plugin: code }));
     }
   }
 
-  #addControllers(plugin: PluginDefinition, code: string) {
+  #addControllers(plugin: PluginDeclaration, code: string) {
     for (const controller of plugin.controllers ?? []) {
       const name = String(controller?.name);
       if (!SEGMENT.test(name)) {
@@ -187,7 +194,7 @@ export class Registry {
         );
       }
       const address = `${plugin.vendor}/${plugin.name}/${name}`;
-      if (this.controllers.has(address)) {
+      if (this.#controllers.has(address)) {
         throw ConfigError.at(
           { plugin: code, controller: address },
           'duplicate controller address',
@@ -202,11 +209,11 @@ export class Registry {
         );
       }
       for (const permission of controller.permissions ?? []) this.#checkPermissionReference(code, address, 'permissions', permission);
-      this.controllers.set(address, { address, plugin, definition: controller });
+      this.#controllers.set(address, Object.freeze({ address, plugin, definition: Object.freeze({ ...controller }) }));
     }
   }
 
-  #addRoutes(plugin: PluginDefinition, code: string, prefix: string) {
+  #addRoutes(plugin: PluginDeclaration, code: string, prefix: string) {
     for (const route of plugin.routes ?? []) {
       const path = String(route?.path);
       if (!path.startsWith('/') || path.includes('..') || path.includes('//')) {
@@ -238,7 +245,7 @@ export class Registry {
           'Say whether the route needs a signed-in admin.',
         );
       }
-      const duplicate = this.routes.find((r) => r.method === route.method && r.path.toLowerCase() === lowered);
+      const duplicate = this.#routes.find((r) => r.method === route.method && r.path.toLowerCase() === lowered);
       if (duplicate)
         throw ConfigError.at(
           { plugin: code, key: `routes ${path}` },
@@ -246,11 +253,11 @@ export class Registry {
           'Choose another path.',
         );
       for (const permission of route.permissions ?? []) this.#checkPermissionReference(code, undefined, `routes ${path}`, permission);
-      this.routes.push({ ...route, plugin: code });
+      this.#routes.push(frozenCopy({ ...route, plugin: code }));
     }
   }
 
-  #addMigrations(plugin: PluginDefinition, code: string) {
+  #addMigrations(plugin: PluginDeclaration, code: string) {
     for (const migration of plugin.migrations ?? []) {
       if (!migration || typeof migration.name !== 'string' || typeof migration.class !== 'function') {
         throw ConfigError.at(
@@ -259,111 +266,25 @@ export class Registry {
           'List migration classes with stable names.',
         );
       }
-      if (this.migrations.some((m) => m.name === migration.name)) {
+      if (this.#migrations.some((m) => m.name === migration.name)) {
         throw ConfigError.at(
           { plugin: code, key: `migrations ${migration.name}` },
           'duplicate migration name',
           `Prefix migration names with the plugin code, for example "${code}/0001-init".`,
         );
       }
-      this.migrations.push(migration);
+      this.#migrations.push(Object.freeze({ ...migration }));
     }
   }
 
   /** Permissions named by controllers, routes and navigation must be declared by some plugin. */
   #checkPermissionReference(plugin: string, controller: string | undefined, key: string, permission: string) {
-    if (!this.permissions.has(permission) && !this.#declaredLater(permission)) {
+    if (!this.#permissions.has(permission) && !this.#declaredLater(permission)) {
       throw ConfigError.at({ plugin, controller, key }, `unknown permission "${permission}"`, "Declare it in some plugin's `permissions`.");
     }
   }
 
   #declaredLater(permission: string): boolean {
-    return this.plugins.some((p) => (p.permissions ?? []).some((d) => d?.code === permission));
-  }
-
-  /** Top-level codes are unique across plugins (`seen` is shared); side menu codes per parent. */
-  #checkNavigation(plugin: string, entries: readonly NavigationDefinition[], seen: Set<string>, parent?: string) {
-    for (const entry of entries) {
-      const where = parent ? `navigation.${parent}.sideMenu` : 'navigation';
-      if (typeof entry?.code !== 'string' || !entry.code || typeof entry.label !== 'string') {
-        throw ConfigError.at(
-          { plugin, key: where },
-          'a navigation entry needs a `code` and a `label`',
-          'Give each entry a unique code and a label key.',
-        );
-      }
-      const key = `${where}.${entry.code}`;
-      if (seen.has(entry.code)) throw ConfigError.at({ plugin, key }, 'duplicate navigation code', 'Give each entry a unique code.');
-      seen.add(entry.code);
-      if (entry.controller !== undefined && (typeof entry.controller !== 'string' || !this.controllers.has(entry.controller))) {
-        throw ConfigError.at(
-          { plugin, controller: String(entry.controller), key: `${key}.controller` },
-          `no controller "${String(entry.controller)}" is registered`,
-          'Name a controller address `{vendor}/{plugin}/{controller}` of a registered plugin.',
-        );
-      }
-      if (entry.order !== undefined && !Number.isSafeInteger(entry.order)) {
-        throw ConfigError.at({ plugin, key: `${key}.order` }, 'must be a whole number', 'For example `order: 300`.');
-      }
-      if (entry.permissions !== undefined && !Array.isArray(entry.permissions)) {
-        throw ConfigError.at(
-          { plugin, key: `${key}.permissions` },
-          'must be a list of permission codes',
-          'For example `permissions: ["acme.shop.manage_orders"]`.',
-        );
-      }
-      for (const permission of entry.permissions ?? []) {
-        if (!this.permissions.has(permission))
-          throw ConfigError.at(
-            { plugin, key: `${key}.permissions` },
-            `unknown permission "${permission}"`,
-            "Declare it in some plugin's `permissions`.",
-          );
-      }
-      if (entry.sideMenu !== undefined && !Array.isArray(entry.sideMenu)) {
-        throw ConfigError.at(
-          { plugin, key: `${key}.sideMenu` },
-          'must be a list of entries',
-          'Pass `sideMenu: [{ code, label, controller }]`.',
-        );
-      }
-      if (entry.sideMenu) this.#checkNavigation(plugin, entry.sideMenu, new Set(), entry.code);
-    }
-  }
-
-  /** A message is a string or plural forms with at least `other`; a bad one would break `t()`. */
-  #checkStrings(plugin: PluginDefinition, code: string) {
-    if (plugin.strings === undefined) return;
-    if (typeof plugin.strings !== 'object' || plugin.strings === null) {
-      throw ConfigError.at(
-        { plugin: code, key: 'strings' },
-        'must be an object of locale to messages',
-        'For example `strings: { en: { "navigation.posts": "Posts" } }`.',
-      );
-    }
-    for (const [locale, messages] of Object.entries(plugin.strings)) {
-      if (typeof messages !== 'object' || messages === null) {
-        throw ConfigError.at(
-          { plugin: code, key: `strings.${locale}` },
-          'must be an object of message key to message',
-          'For example `{ "navigation.posts": "Posts" }`.',
-        );
-      }
-      for (const [key, message] of Object.entries(messages)) {
-        if (typeof message === 'string') continue;
-        const forms = typeof message === 'object' && message !== null ? Object.entries(message) : [];
-        const valid =
-          forms.length > 0 &&
-          typeof (message as { other?: unknown }).other === 'string' &&
-          forms.every(([category, text]) => PLURAL_CATEGORIES.has(category) && typeof text === 'string');
-        if (!valid) {
-          throw ConfigError.at(
-            { plugin: code, key: `strings.${locale}.${key}` },
-            'a message must be a string or plural forms with `other`',
-            'For example `{ one: "{count} post", other: "{count} posts" }` (categories: zero, one, two, few, many, other).',
-          );
-        }
-      }
-    }
+    return this.#declared.some((p) => (p.permissions ?? []).some((d) => d?.code === permission));
   }
 }

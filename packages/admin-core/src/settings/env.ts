@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/errors.ts';
-import type { PluginDefinition } from '../plugins/define.ts';
+import type { PluginDeclaration } from '../plugins/declaration.ts';
 import { isObject } from '../controllers/check-list.ts';
 
 /**
@@ -22,7 +22,7 @@ const ENV_TYPES = ['password', 'text'];
 
 /** The declared type of a settings field and the entry's `bindSecrets`, read from the raw plugin definitions (checked later by the registry). */
 function declaredType(
-  plugins: readonly PluginDefinition[],
+  plugins: readonly PluginDeclaration[],
   code: string,
   field: string,
 ): { entry: boolean; type?: unknown; bound?: unknown } {
@@ -47,7 +47,7 @@ function declaredType(
  * their `password` fields (only secrets come from the environment: any other value is edited in
  * the admin). The core itself never reads `process.env`.
  */
-export function resolveSettingsConfig(settings: unknown, plugins: readonly PluginDefinition[]): ResolvedSettingsEnv {
+export function resolveSettingsConfig(settings: unknown, plugins: readonly PluginDeclaration[]): ResolvedSettingsEnv {
   if (settings === undefined) return Object.freeze({});
   const fix = 'For example `settings: { env: { journal: { typesense_api_key: process.env.TYPESENSE_API_KEY } } }`.';
   if (!isObject(settings)) throw ConfigError.at({ key: 'settings' }, 'must be an object', fix);

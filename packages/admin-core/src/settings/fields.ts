@@ -9,7 +9,7 @@ import { isObject } from '../controllers/check-list.ts';
 /**
  * Built-in types a settings form accepts. Settings values are one JSON object per code, not an
  * entity, so every type that needs a record (relations, files, a permission map of an admin) or a
- * controller (partials, widget actions) is refused; plugin field types are refused too (spec 4.10).
+ * controller (partials, widget actions) is refused; plugin field types are refused too (docs/settings.md).
  */
 export const SETTINGS_FIELD_TYPES: readonly string[] = [
   'text',
@@ -74,7 +74,8 @@ export function settingsProperty(name: string, field: FieldConfig): PropertyInfo
           ? column('time', 'string')
           : column('timestamptz', 'string');
     case 'dropdown': {
-      // The spec has no checkbox: a dropdown whose only options are `true`/`false` stores a boolean.
+      // No checkbox type: a dropdown whose only options are `true`/`false` stores a boolean
+      // (docs/settings.md, "Field types on a settings form").
       const keys = Object.keys(isObject(field.options) ? field.options : {});
       return keys.length > 0 && keys.every((key) => key === 'true' || key === 'false')
         ? column('boolean', 'boolean')

@@ -1,5 +1,5 @@
 /**
- * Settings (spec 4.3): entries plugins declare by code (one namespace), forms whose values the
+ * Settings: entries plugins declare by code (one namespace), forms whose values the
  * core stores in `cms_settings` with password fields sealed as write-only secrets, link entries
  * that open a controller, and the `/settings` routes. See docs/settings.md.
  */
@@ -17,7 +17,7 @@ export { addPluginSettings, checkSettingsLinks, SETTINGS_CODE } from './registry
 export { SETTINGS_FIELD_TYPES, settingsProperty } from './fields.ts';
 export { SettingsRecord, settingsEntities, type ISettingsRecord } from './entities.ts';
 export { SecretBox, secretContext } from './secrets.ts';
-export { SettingsService, type StoredSettings } from './service.ts';
-export { MAX_SECRET_LENGTH } from './write.ts';
+export { SettingsService, type SettingsDependencies, type StoredSettings } from './service.ts';
+export { MAX_SECRET_LENGTH, saveSettings } from './write.ts';
 export { settingsEntries, settingsFormView, settingsRoutes } from './routes.ts';
 export { settingsStrings } from './strings.ts';

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/errors.ts';
-import type { PluginDefinition } from '../plugins/define.ts';
+import type { PluginDeclaration } from '../plugins/declaration.ts';
 import type { Registry } from '../plugins/registry.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import { resolveSettingsFields } from './fields.ts';
@@ -16,7 +16,7 @@ const STRING_KEYS = ['description', 'category', 'icon'] as const;
  * a code declared twice fails start-up, whoever declared it first. What needs every plugin
  * (link targets, permission codes) is checked by `checkSettingsLinks` once all are registered.
  */
-export function addPluginSettings(target: Map<string, RegisteredSettings>, plugin: PluginDefinition, code: string): void {
+export function addPluginSettings(target: Map<string, RegisteredSettings>, plugin: PluginDeclaration, code: string): void {
   const settings = plugin.settings;
   if (settings === undefined) return;
   if (!isObject(settings))
@@ -106,8 +106,8 @@ function checkEntry(plugin: string, code: string, definition: unknown, at: At): 
 }
 
 /** After every plugin: link entries name registered controllers, permissions are declared. */
-export function checkSettingsLinks(registry: Registry): void {
-  for (const entry of registry.settings.values()) {
+export function checkSettingsLinks(settings: ReadonlyMap<string, RegisteredSettings>, registry: Registry): void {
+  for (const entry of settings.values()) {
     const key = `settings.${entry.code}`;
     for (const permission of entry.definition.permissions ?? []) {
       if (!registry.permissions.has(permission)) {

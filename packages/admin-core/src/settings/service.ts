@@ -1,14 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermissions } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { AdminCore } from '../core.ts';
 import { Forbidden, NotFound } from '../errors/index.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import { SettingsRecord, type ISettingsRecord } from './entities.ts';
 import { isSecret } from './fields.ts';
 import { SecretBox, secretContext } from './secrets.ts';
 import type { RegisteredSettings, SecretState, SettingsAnswer, SettingsNotice } from './types.ts';
-import { writeSettings } from './write.ts';
 
 /** Stored values of one code, as read from `cms_settings` (no row: nothing stored yet). */
 export interface StoredSettings {
@@ -19,23 +17,39 @@ export interface StoredSettings {
 
 const EMPTY: StoredSettings = Object.freeze({ exists: false, data: {}, secrets: {} });
 
+/** What the settings service works with: parts of the configuration and the registry, and the database. */
+export interface SettingsDependencies {
+  /** The admin's `secret`: settings secrets are sealed under a key derived from it. */
+  secret: string;
+  locales: readonly string[];
+  /** Values the host supplies from its environment (`settings.env`), by code then field. */
+  settingsEnv: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  logger: { warn(message: string, fields?: Record<string, unknown>): void };
+  /** Every registered entry, by code. */
+  entries: ReadonlyMap<string, RegisteredSettings>;
+  /** The registered controllers, whose permissions a link entry also needs. */
+  controllers: ReadonlyMap<string, { definition: { permissions?: readonly string[] } }>;
+  /** A fresh entity manager. */
+  em: () => EntityManager;
+}
+
 /**
- * Settings values (spec 4.3). The routes read and write through it with a principal; plugin code
- * reads its own values with `values(code)`. Nothing is cached in process memory: every instance
- * behind a load balancer reads the same row.
+ * Settings values (docs/settings.md). The routes read through it with a principal (the save is
+ * `saveSettings` in `write.ts`); plugin code reads its own values with `values(code)`. Nothing is
+ * cached in process memory: every instance behind a load balancer reads the same row.
  */
 export class SettingsService {
-  readonly #core: AdminCore;
+  readonly #deps: SettingsDependencies;
   readonly #box: SecretBox;
 
-  constructor(core: AdminCore) {
-    this.#core = core;
-    this.#box = new SecretBox(core.config.secret);
+  constructor(deps: SettingsDependencies) {
+    this.#deps = deps;
+    this.#box = new SecretBox(deps.secret);
   }
 
   /** Every registered entry, by code (form and link entries). */
   get entries(): ReadonlyMap<string, RegisteredSettings> {
-    return this.#core.registry.settings;
+    return this.#deps.entries;
   }
 
   /**
@@ -46,27 +60,26 @@ export class SettingsService {
     const permissions = entry.definition.permissions ?? [];
     if (permissions.length === 0 ? !principal.admin.isSuperuser : !hasPermissions(principal, permissions, 'any')) return false;
     if (entry.kind === 'form') return true;
-    const controller = this.#core.registry.controllers.get(entry.controller);
-    return Boolean(controller) && hasPermissions(principal, controller!.definition.permissions ?? []);
+    const controller = this.#deps.controllers.get(entry.controller);
+    return controller !== undefined && hasPermissions(principal, controller.definition.permissions ?? []);
   }
 
   /** The form entry behind `/settings/{code}` for this principal: 404 unknown or link, 403 refused. */
   formEntry(code: string, principal: Principal): RegisteredSettings {
     const entry = this.entries.get(code);
-    if (!entry || entry.kind !== 'form') throw NotFound();
+    if (entry?.kind !== 'form') throw NotFound();
     if (!this.mayUse(principal, entry)) throw Forbidden();
     return entry;
   }
 
   /** SettingsResult with `meta.secrets`: secrets never in `data`. */
-  async read(entry: RegisteredSettings): Promise<SettingsAnswer> {
-    const stored = await this.load(entry.code, this.#core.db.orm.em.fork() as EntityManager);
-    return this.answer(entry, stored);
+  async read(entry: RegisteredSettings, em: EntityManager = this.#deps.em()): Promise<SettingsAnswer> {
+    return this.answer(entry, await this.load(entry.code, em));
   }
 
-  /** PUT `/settings/{code}`: decodes, seals the secrets and writes in one transaction. */
-  async save(entry: RegisteredSettings, body: unknown, principal: Principal, locale: string): Promise<SettingsAnswer> {
-    return writeSettings(this.#core, entry, body, { principal, locale, box: this.#box });
+  /** Seals a secret of one field (a save stores only sealed secrets). */
+  seal(code: string, field: string, plain: string): string {
+    return this.#box.seal(plain, secretContext(code, field));
   }
 
   /**
@@ -78,8 +91,8 @@ export class SettingsService {
    */
   async values(code: string, em?: EntityManager): Promise<Record<string, unknown>> {
     const entry = this.entries.get(code);
-    if (!entry || entry.kind !== 'form') throw new Error(`No settings form "${code}" is registered.`);
-    const stored = await this.load(code, em ?? (this.#core.db.orm.em.fork() as EntityManager));
+    if (entry?.kind !== 'form') throw new Error(`No settings form "${code}" is registered.`);
+    const stored = await this.load(code, em ?? this.#deps.em());
     const values: Record<string, unknown> = {};
     for (const field of entry.fields.values()) {
       values[field.name] = isSecret(field)
@@ -99,10 +112,10 @@ export class SettingsService {
   /** A plain field's value as served: the stored value, else its default, through the type's encode. */
   plainValue(field: ResolvedField, stored: Pick<StoredSettings, 'data'>): unknown {
     const value = Object.hasOwn(stored.data, field.name) ? stored.data[field.name] : (field.config.default ?? null);
-    return field.type.encode(value, field.config, { locales: this.#core.config.locales }) ?? null;
+    return field.type.encode(value, field.config, { locales: this.#deps.locales }) ?? null;
   }
 
-  /** `stored`, `env` or `empty` per password field (spec 3); the env-supplied value wins. */
+  /** `stored`, `env` or `empty` per password field (docs/settings.md); the env-supplied value wins. */
   secretStates(entry: RegisteredSettings, stored: Pick<StoredSettings, 'secrets'>): Record<string, SecretState> {
     const states: Record<string, SecretState> = {};
     for (const field of entry.fields.values()) {
@@ -131,7 +144,7 @@ export class SettingsService {
   }
 
   #env(code: string, field: string): string | undefined {
-    const supplied = this.#core.config.settingsEnv[code];
+    const supplied = this.#deps.settingsEnv[code];
     return supplied && Object.hasOwn(supplied, field) ? supplied[field] : undefined;
   }
 
@@ -146,7 +159,7 @@ export class SettingsService {
     const plain = this.#open(entry, field, stored);
     if (plain === undefined && Object.hasOwn(stored.secrets, field.name)) {
       // Names the place only, never a value: a changed `secret` is the usual cause.
-      this.#core.config.logger.warn('a stored settings secret does not open with the configured secret', {
+      this.#deps.logger.warn('a stored settings secret does not open with the configured secret', {
         code: entry.code,
         field: field.name,
       });

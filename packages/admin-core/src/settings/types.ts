@@ -2,7 +2,7 @@ import type { FieldConfig } from '../controllers/types.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 
 /**
- * A settings entry as a plugin declares it (spec 4.3), under `settings: { <code>: … }` of
+ * A settings entry as a plugin declares it (docs/settings.md), under `settings: { <code>: … }` of
  * `definePlugin`. Either a form entry (`form`: values stored by the core under the code) or a
  * link entry (`controller`: the settings page opens that controller). Labels are string keys or
  * plain text. See docs/settings.md.
@@ -48,7 +48,7 @@ export interface RegisteredSettings {
   kind: 'form' | 'link';
   /**
    * SettingsEntry `model`: `{plugin code}/{settings code}` for a form entry (who owns the stored
-   * values and under which code), `''` for a link entry (it has no model, spec 4.3).
+   * values and under which code), `''` for a link entry (it has no model).
    */
   model: string;
   /** The link target (link entries), else `''`. */
@@ -57,7 +57,7 @@ export interface RegisteredSettings {
   fields: ReadonlyMap<string, ResolvedField>;
 }
 
-/** SettingsEntry (spec 2.3), localized for one principal. */
+/** SettingsEntry (docs/settings.md), localized for one principal. */
 export interface SettingsEntry {
   category: string;
   code: string;
@@ -70,7 +70,7 @@ export interface SettingsEntry {
   order: number;
 }
 
-/** `meta.secrets` per password field (spec 3). */
+/** `meta.secrets` per password field (docs/settings.md). */
 export type SecretState = 'stored' | 'env' | 'empty';
 
 /** A field notice of a PUT answer (`meta.notices`), the same shape a controller save serves. */
@@ -80,8 +80,7 @@ export interface SettingsNotice {
   locale: string;
 }
 
-/** SettingsResult (spec 2.3) plus the meta a settings answer carries. */
-/** SettingsResult (spec 2.3) with the envelope's `meta`: `{data, exists, meta}`. */
+/** SettingsResult (docs/settings.md) with the envelope's `meta`: `{data, exists, meta}`. */
 export interface SettingsAnswer {
   data: Record<string, unknown>;
   exists: boolean;

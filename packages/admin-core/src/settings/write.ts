@@ -1,31 +1,23 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../auth/principal.ts';
-import type { AdminCore } from '../core.ts';
+import type { OperationContext } from '../context/operation.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
-import { Validation, type ErrorDetails } from '../errors/index.ts';
+import { refusalCode, Validation, type ErrorDetails } from '../errors/index.ts';
 import { containsNul } from '../fields/common.ts';
-import { FieldError } from '../fields/types.ts';
-import { isPlainObject } from '../validation/body.ts';
+import { FieldError, type FieldErrorCode } from '../fields/types.ts';
+import { isPlainObject } from '../validation/values.ts';
 import { SettingsRecord, type ISettingsRecord } from './entities.ts';
 import { isSecret } from './fields.ts';
-import { secretContext, type SecretBox } from './secrets.ts';
+import type { SettingsService } from './service.ts';
 import type { RegisteredSettings, SettingsAnswer, SettingsNotice } from './types.ts';
 
 /** The longest secret accepted, in characters (an API key or a PEM private key fits). */
 export const MAX_SECRET_LENGTH = 16_384;
 
-interface WriteContext {
-  principal: Principal;
-  locale: string;
-  box: SecretBox;
-}
-
 /** Field refusals collected over the whole body, answered as one 422 before anything is written. */
 class Refusals {
   readonly details: ErrorDetails = {};
-  readonly codes = new Set<string>();
-  add(field: string, message: string, code = 'validation_failed') {
+  readonly codes = new Set<FieldErrorCode>();
+  add(field: string, message: string, code: FieldErrorCode = 'validation_failed') {
     // Own keys only: a key `__proto__` or `constructor` is named like any other, never assigned
     // to (or read from) the prototype.
     if (!Object.hasOwn(this.details, field))
@@ -34,34 +26,34 @@ class Refusals {
     this.codes.add(code);
   }
   throwIfAny() {
-    if (Object.keys(this.details).length) throw Validation(this.details, this.codes.size === 1 ? [...this.codes][0]! : 'validation_failed');
+    if (Object.keys(this.details).length) throw Validation(this.details, refusalCode(this.codes));
   }
 }
 
 /** Unknown keys and read-only fields: 422 naming each key, before any database work. */
-function checkKeys(core: AdminCore, entry: RegisteredSettings, body: Record<string, unknown>, locale: string) {
+function checkKeys(entry: RegisteredSettings, body: Record<string, unknown>, ctx: OperationContext) {
   const refusals = new Refusals();
   for (const key of Object.keys(body)) {
     const field = entry.fields.get(key);
-    if (!field) refusals.add(key, core.strings.t(locale, 'backend::validation.unknown_key'));
-    else if (field.config.readOnly) refusals.add(key, core.strings.t(locale, 'backend::validation.read_only'));
+    if (!field) refusals.add(key, ctx.t('backend::validation.unknown_key'));
+    else if (field.config.readOnly) refusals.add(key, ctx.t('backend::validation.read_only'));
   }
   refusals.throwIfAny();
 }
 
 /**
- * A secret as sent (spec 3): key absent or `""` keeps the stored value, `null` clears it, a
+ * A secret as sent (docs/settings.md): key absent or `""` keeps the stored value, `null` clears it, a
  * string replaces it (sealed), anything else is a 422. Answers the new sealed value, `null` to
  * clear, or `undefined` to keep. Messages never quote the value.
  */
-function decodeSecret(value: unknown, field: ResolvedField, code: string, box: SecretBox): string | null | undefined {
+function decodeSecret(value: unknown, field: ResolvedField, code: string, settings: SettingsService): string | null | undefined {
   if (value === undefined || value === '') return undefined;
   if (value === null) return null;
   if (typeof value !== 'string') throw new FieldError('validation_failed', 'backend::validation.string');
   if (value.includes('\u0000')) throw new FieldError('validation_failed', 'backend::validation.no_nul');
   if (value.length > MAX_SECRET_LENGTH)
     throw new FieldError('validation_failed', 'backend::validation.max_length', { count: MAX_SECRET_LENGTH });
-  return box.seal(value, secretContext(code, field.name));
+  return settings.seal(code, field.name, value);
 }
 
 /**
@@ -71,18 +63,12 @@ function decodeSecret(value: unknown, field: ResolvedField, code: string, box: S
  * (richeditor and markdown sanitized, reported in `meta.notices`), the secrets sealed, and the
  * row written, all in one transaction: a 422 writes nothing.
  */
-export async function writeSettings(
-  core: AdminCore,
-  entry: RegisteredSettings,
-  rawBody: unknown,
-  ctx: WriteContext,
-): Promise<SettingsAnswer> {
+export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, ctx: OperationContext): Promise<SettingsAnswer> {
+  const { settings, config, strings } = ctx.services;
   const body = rawBody === undefined ? {} : rawBody;
-  if (!isPlainObject(body)) throw Validation({ body: [core.strings.t(ctx.locale, 'backend::validation.body_object')] });
-  checkKeys(core, entry, body, ctx.locale);
-  const t = (key: string, params: Record<string, string | number> = {}) => core.strings.t(ctx.locale, key, params);
-  return core.db.orm.em.fork().transactional(async (txEm) => {
-    const em = txEm as EntityManager;
+  if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
+  checkKeys(entry, body, ctx);
+  return ctx.transaction(async (em) => {
     // Concurrent first saves of one code: one inserts, the others wait on its row lock.
     const inserted = await em.execute('insert into cms_settings (code) values (?) on conflict (code) do nothing returning code', [
       entry.code,
@@ -105,12 +91,12 @@ export async function writeSettings(
       const value = present ? body[field.name] : undefined;
       try {
         if (isSecret(field)) {
-          const sealed = decodeSecret(value, field, entry.code, ctx.box);
+          const sealed = decodeSecret(value, field, entry.code, settings);
           const kept = sealed === undefined && Object.hasOwn(storedSecrets, field.name) ? storedSecrets[field.name] : undefined;
           const next = sealed ?? kept;
           if (typeof next === 'string') secrets[field.name] = next;
           // A required secret must have a value afterwards, stored or from the environment.
-          if (field.config.required && next === undefined && !core.settings.hasEnv(entry.code, field.name))
+          if (field.config.required && next === undefined && !settings.hasEnv(entry.code, field.name))
             throw new FieldError('validation_failed', 'backend::validation.required');
           continue;
         }
@@ -125,8 +111,8 @@ export async function writeSettings(
             values: body,
             em,
             principal: ctx.principal,
-            locales: core.config.locales,
-            strings: core.strings,
+            locales: config.locales,
+            strings,
             locale: ctx.locale,
             property: field.info,
             notice: (message: string) => notices.push({ field: field.name, message, locale: ctx.locale }),
@@ -140,8 +126,8 @@ export async function writeSettings(
             values: body,
             em,
             principal: ctx.principal,
-            locales: core.config.locales,
-            strings: core.strings,
+            locales: config.locales,
+            strings,
             locale: ctx.locale,
             property: field.info,
             notice: () => {},
@@ -151,7 +137,7 @@ export async function writeSettings(
         else if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
       } catch (error) {
         if (!(error instanceof FieldError)) throw error;
-        refusals.add(field.name, t(error.messageKey, error.params), error.code);
+        refusals.add(field.name, ctx.t(error.messageKey, error.params), error.code);
       }
     }
     // A bound secret follows its fields: changed without a new secret, the stored one is cleared.
@@ -160,8 +146,8 @@ export async function writeSettings(
       const changed = bound.some((name) => JSON.stringify(data[name] ?? null) !== JSON.stringify(storedData[name] ?? null));
       if (sentNew || !changed || !Object.hasOwn(secrets, secret)) continue;
       delete secrets[secret];
-      if (entry.fields.get(secret)?.config.required && !core.settings.hasEnv(entry.code, secret))
-        refusals.add(secret, t('backend::validation.required'));
+      if (entry.fields.get(secret)?.config.required && !settings.hasEnv(entry.code, secret))
+        refusals.add(secret, ctx.t('backend::validation.required'));
     }
     refusals.throwIfAny();
     // Only declared fields are written: values of fields a plugin removed are dropped.
@@ -169,6 +155,6 @@ export async function writeSettings(
     record.secrets = secrets;
     record.updated_at = new Date();
     await em.flush();
-    return core.settings.answer(entry, { exists: true, data, secrets }, notices);
+    return settings.answer(entry, { exists: true, data, secrets }, notices);
   });
 }

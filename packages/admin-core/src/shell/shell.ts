@@ -36,7 +36,7 @@ const escapeScriptJson = (value: unknown) =>
  * The admin application's shell: one HTML page for `{prefix}` and every non-API path under it
  * (client-side routing). The boot data is JSON in a non-executable script tag.
  */
-export function renderShell(options: { prefix: string; apiBase: string; locale: string; locales: string[]; title?: string }) {
+export function renderShell(options: { prefix: string; apiBase: string; locale: string; locales: readonly string[]; title?: string }) {
   const nonce = randomBytes(16).toString('base64');
   const boot = escapeScriptJson({ prefix: options.prefix, apiBase: options.apiBase, locale: options.locale, locales: options.locales });
   const html = `<!doctype html>

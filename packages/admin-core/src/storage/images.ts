@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import sharp from 'sharp';
 
-/** The image types an upload may be (spec 8: jpg, jpeg, png, gif, webp). */
+/** The image types an upload may be: jpg, jpeg, png, gif, webp (docs/errors.md, "What makes a `validation_failed`"). */
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp'] as const;
 
 export interface SniffedImage {

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../config/types.ts';
+import type { Logger } from '../config/resolved.ts';
 import type { Storage } from './storage.ts';
 
 /**

@@ -2,8 +2,9 @@ import { ValidationError, type AnyObjectSchema, type InferType } from 'yup';
 import { Validation, type ErrorDetails } from '../errors/index.ts';
 import type { Strings } from '../i18n/strings.ts';
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+import { isPlainObject } from './values.ts';
+
+export { isPlainObject };
 
 /**
  * Own keys only: a body key such as `toString` or `__proto__` names a field like any other and

@@ -16,7 +16,7 @@ async function closesCycle(em: ScopeContext['em'], id: number, parentId: number)
   return rows.length > 0;
 }
 
-/** `cms/journal/categories`: a tree of categories (reorder comes with a later slice). */
+/** `cms/journal/categories`: a tree of categories (reorder is not built: there is no reorder route). */
 export const categoriesController = defineController({
   name: 'categories',
   entity: Category,

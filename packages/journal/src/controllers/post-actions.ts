@@ -12,7 +12,7 @@ function publish(post: IPost): void {
   post.published_at ??= new Date();
 }
 
-/** The `journal` setting that gates every call to the search engine (off by default, spec 4.9). */
+/** The `journal` setting that gates every call to the search engine (off by default; docs/actions.md, "The example app"). */
 const searchEnabled = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
 /** A published post as a document of the `posts` collection. */
@@ -43,7 +43,7 @@ async function reindex(ctx: ActionContext) {
   return { message: ctx.t(s('posts.actions.reindexed'), { count: sent }), data: { indexed: sent } };
 }
 
-/** Posts' record, bulk and toolbar actions (EXAMPLE-APP.md; docs/actions.md). */
+/** Posts' record, bulk and toolbar actions (docs/actions.md, "The example app"). */
 export const postActions = defineActions<IPost>({
   record: {
     publish: {

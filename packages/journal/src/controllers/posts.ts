@@ -1,4 +1,4 @@
-import { defineController } from '@cms/admin-core';
+import { defineController, NO_ROWS } from '@cms/admin-core';
 import { Category, Post } from '../entities/index.ts';
 import { postActions, postBulkActions, postToolbarButtons } from './post-actions.ts';
 import { postPartials } from './post-partials.ts';
@@ -6,7 +6,7 @@ import { postPartials } from './post-partials.ts';
 const ACCESS_POSTS = 'cms.journal.access_posts';
 const s = (key: string) => `cms.journal::${key}`;
 
-/** `cms/journal/posts`: the blog's posts (EXAMPLE-APP.md). */
+/** `cms/journal/posts`: the blog's posts (its actions: docs/actions.md, "The example app"). */
 export const postsController = defineController({
   name: 'posts',
   entity: Post,
@@ -36,7 +36,7 @@ export const postsController = defineController({
         label: s('posts.fields.categories'),
         modelClass: 'JournalCategory',
         nameFrom: 'name',
-        scope: (value) => (/^[1-9]\d{0,9}$/.test(value) ? { categories: { id: Number(value) } } : { id: null }),
+        scope: (value) => (/^[1-9]\d{0,9}$/.test(value) ? { categories: { id: Number(value) } } : NO_ROWS),
         scopeOptions: async ({ em }) => {
           const rows = await em.find(Category, {}, { orderBy: { name: 'asc', id: 'asc' }, fields: ['id', 'name'] });
           return rows.map((row) => ({ label: row.name, value: String(row.id) }));

@@ -99,7 +99,7 @@ export async function seedCatalogDemo(em: EntityManager): Promise<CatalogDemoRes
         ctx,
       )) as Array<{ any: boolean }>;
     if (existing[0]?.any === true) return { seeded: false, products: 0, storefronts: 0 };
-    DEMO_PRODUCTS.forEach((product, index) => tx.create(Product, { ...product, sort_order: index + 1 }));
+    for (const [index, product] of DEMO_PRODUCTS.entries()) tx.create(Product, { ...product, sort_order: index + 1 });
     tx.create(Storefront, { name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' });
     await tx.flush();
     return { seeded: true, products: DEMO_PRODUCTS.length, storefronts: 1 };

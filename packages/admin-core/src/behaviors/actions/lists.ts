@@ -1,14 +1,13 @@
 import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';
-import type { AdminCore } from '../../core.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import type { Strings } from '../../i18n/strings.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './types.ts';
 
 /*
- * The lists of actions served to the admin application (spec 5.9): each filtered for the
- * principal with the same permission check the action routes make, so an admin is never
- * offered an action that would answer 403.
+ * The lists of actions served to the admin application (docs/actions.md, "Lists of actions (per
+ * admin)"): each filtered for the principal with the same permission check the action routes
+ * make, so an admin is never offered an action that would answer 403.
  */
 
 /**
@@ -18,9 +17,9 @@ import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type Toolb
 export function recordActionsFor(
   controller: ResolvedController,
   record: Record<string, unknown>,
-  ctx: { principal: Principal; strings: Strings; locale: string; core?: AdminCore },
+  ctx: Pick<OperationContext, 'principal' | 't'>,
 ): RecordAction[] {
-  const t = (key: string) => ctx.strings.t(ctx.locale, key);
+  const t = (key: string) => ctx.t(key);
   const actions: RecordAction[] = [];
   for (const [name, action] of Object.entries(controller.config.actions?.record ?? {})) {
     if (!hasPermissions(ctx.principal, action.permissions)) continue;
@@ -42,11 +41,10 @@ export function recordActionsFor(
  */
 export function listActions(
   controller: ResolvedController,
-  principal: Principal | undefined,
-  strings: Strings,
-  locale: string,
+  ctx: Pick<OperationContext, 'principal' | 't'>,
 ): { bulkActions: BulkAction[]; toolbarActions: ToolbarAction[]; toolbarButtons: string[] } {
-  const t = (key: string) => strings.t(locale, key);
+  const { principal } = ctx;
+  const t = (key: string) => ctx.t(key);
   const registered = controller.config.actions ?? {};
   const bulkActions = (controller.list.bulkActions ?? [])
     .filter(

@@ -1,11 +1,11 @@
-import type { AdminCore } from '../../core.ts';
+import type { RequestContext } from '../../context/operation.ts';
 import { ACTION_DATA_MAX_BYTES } from './types.ts';
 
 /** The answer's message: the action's (a string key is translated, text passes), else "Done.". */
-export function messageOf(req: { core: AdminCore; locale: string }, message: unknown): string {
-  if (message === undefined) return req.core.strings.t(req.locale, 'backend::actions.done');
+export function messageOf(ctx: Pick<RequestContext, 't'>, message: unknown): string {
+  if (message === undefined) return ctx.t('backend::actions.done');
   if (typeof message !== 'string') throw new Error(`an action answered a ${typeof message} message; expected a string`);
-  return req.core.strings.t(req.locale, message);
+  return ctx.t(message);
 }
 
 /**

@@ -1,10 +1,11 @@
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext, RequestContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { idsSchema, parseId } from '../../controllers/routes.ts';
 import { Validation, type ErrorDetails } from '../../errors/index.ts';
 import { ok } from '../../http/envelope.ts';
-import type { AdminRequest, RouteDefinition } from '../../http/types.ts';
-import { isPlainObject, validateBody } from '../../validation/body.ts';
+import { idsSchema, MAX_ID, parseId } from '../../http/params.ts';
+import type { ControllerRoute, RouteDefinition } from '../../http/types.ts';
+import { validateBody } from '../../validation/body.ts';
+import { isPlainObject } from '../../validation/values.ts';
 import { encodedSize } from './result.ts';
 import {
   bulkAction,
@@ -14,23 +15,19 @@ import {
   runWidgetAction,
   toolbarAction,
   widgetAction,
-  type ActionRequest,
   type WidgetRequest,
 } from './run.ts';
 import { WIDGET_PAYLOAD_MAX_BYTES } from './types.ts';
 
 const WIDGET_KEYS = ['record_id', 'values', 'payload'];
-const MAX_ID = 2_147_483_647;
-
-const request = (req: AdminRequest, core: AdminCore): ActionRequest => ({ core, principal: req.principal!, locale: req.locale });
 
 /** AdminActionRequest of a widget route: only its three keys, each of the right kind. */
-export function parseWidgetBody(body: unknown, core: AdminCore, locale: string): WidgetRequest {
+export function parseWidgetBody(body: unknown, ctx: Pick<RequestContext, 't'>): WidgetRequest {
   if (body === undefined) return {};
-  if (!isPlainObject(body)) throw Validation({ body: [core.strings.t(locale, 'backend::validation.body_object')] });
+  if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
   const details: ErrorDetails = {};
   const refuse = (key: string, messageKey: string, params: Record<string, string | number> = {}) =>
-    Object.defineProperty(details, key, { value: [core.strings.t(locale, messageKey, params)], enumerable: true });
+    Object.defineProperty(details, key, { value: [ctx.t(messageKey, params)], enumerable: true });
   for (const key of Object.keys(body)) if (!WIDGET_KEYS.includes(key)) refuse(key, 'backend::validation.unknown_key');
   const { record_id: recordId, values, payload } = body;
   if (recordId !== undefined) {
@@ -47,26 +44,25 @@ export function parseWidgetBody(body: unknown, core: AdminCore, locale: string):
 }
 
 /** A toolbar action takes no input: the body must be exactly `{}` (each other key is named). */
-function checkEmptyBody(body: unknown, core: AdminCore, locale: string): void {
+function checkEmptyBody(body: unknown, ctx: Pick<RequestContext, 't'>): void {
   if (isPlainObject(body) && Object.keys(body).length === 0) return;
   if (isPlainObject(body)) {
-    throw Validation(
-      Object.fromEntries(Object.keys(body).map((key) => [key, [core.strings.t(locale, 'backend::validation.unknown_key')]])),
-    );
+    throw Validation(Object.fromEntries(Object.keys(body).map((key) => [key, [ctx.t('backend::validation.unknown_key')]])));
   }
-  throw Validation({ body: [core.strings.t(locale, 'backend::actions.body_empty_object')] });
+  throw Validation({ body: [ctx.t('backend::actions.body_empty_object')] });
 }
 
+/** The ids of a bulk action's AdminIDsRequest (422 naming `ids` otherwise). */
+const bulkIds = (body: unknown, ctx: OperationContext): number[] =>
+  validateBody(idsSchema, body, ctx.services.strings, ctx.locale).ids as number[];
+
 /**
- * The action routes of one controller (spec 4.4), each with its full path; `route` adds the
- * controller's permissions, and each operation checks the action's own. Record actions take no
- * body; bulk actions an AdminIDsRequest; toolbar actions exactly `{}`; widget actions an
+ * The action routes of one controller (docs/actions.md), each with its full path; `route` adds
+ * the controller's permissions, and each operation checks the action's own. Record actions take
+ * no body; bulk actions an AdminIDsRequest; toolbar actions exactly `{}`; widget actions an
  * AdminActionRequest. Toolbar and widget routes require `X-Requested-With` on every transport.
  */
-export function actionRoutes(
-  controller: ResolvedController,
-  route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition,
-): RouteDefinition[] {
+export function actionRoutes(controller: ResolvedController, route: ControllerRoute): RouteDefinition[] {
   const base = `/${controller.address}`;
   const actions = controller.config.actions ?? {};
   const hasList = controller.config.singleton !== true && controller.config.list !== undefined;
@@ -78,7 +74,8 @@ export function actionRoutes(
         method: 'POST',
         path: `${base}/:id/actions/:action`,
         body: 'none',
-        handler: async (req, core) => ok(await runRecordAction(controller, parseId(req.params.id), req.params.action!, request(req, core))),
+        handler: async (req, ctx) =>
+          ok(await runRecordAction(controller, { id: parseId(req.params.id), action: req.params.action ?? '' }, ctx)),
       }),
     );
   }
@@ -88,12 +85,11 @@ export function actionRoutes(
         method: 'POST',
         path: `${base}/bulk/:action`,
         body: 'json',
-        handler: async (req, core) => {
-          const r = request(req, core);
+        handler: async (req, ctx) => {
+          const action = req.params.action ?? '';
           // Unknown or forbidden before the body is read: no body tells a caller whether it exists.
-          bulkAction(controller, req.params.action!, r.principal);
-          const { ids } = validateBody(idsSchema, req.body, core.strings, req.locale);
-          return ok(await runBulkAction(controller, ids as number[], req.params.action!, r));
+          bulkAction(controller, action, ctx.principal);
+          return ok(await runBulkAction(controller, { ids: bulkIds(req.body, ctx), action }, ctx));
         },
       }),
     );
@@ -105,11 +101,11 @@ export function actionRoutes(
         path: `${base}/toolbar/:action`,
         body: 'json',
         requireXhr: true,
-        handler: async (req, core) => {
-          const r = request(req, core);
-          toolbarAction(controller, req.params.action!, r.principal);
-          checkEmptyBody(req.body, core, req.locale);
-          return ok(await runToolbarAction(controller, req.params.action!, r));
+        handler: async (req, ctx) => {
+          const action = req.params.action ?? '';
+          toolbarAction(controller, action, ctx.principal);
+          checkEmptyBody(req.body, ctx);
+          return ok(await runToolbarAction(controller, { action }, ctx));
         },
       }),
     );
@@ -121,10 +117,10 @@ export function actionRoutes(
         path: `${base}/widgets/:field`,
         body: 'json',
         requireXhr: true,
-        handler: async (req, core) => {
-          const r = request(req, core);
-          widgetAction(controller, req.params.field!, r.principal);
-          return ok(await runWidgetAction(controller, req.params.field!, parseWidgetBody(req.body, core, req.locale), r));
+        handler: async (req, ctx) => {
+          const field = req.params.field ?? '';
+          widgetAction(controller, field, ctx.principal);
+          return ok(await runWidgetAction(controller, { field, body: parseWidgetBody(req.body, ctx) }, ctx));
         },
       }),
     );

@@ -1,42 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import { Conflict, Forbidden, NotFound } from '../../errors/index.ts';
+import { isScalar } from '../../validation/values.ts';
 import { lockScopedSelection } from '../form/delete.ts';
 import { loadRecord } from '../form/record.ts';
 import { encodeData, messageOf } from './result.ts';
-import { isScalar } from '../../fields/common.ts';
 import type { ActionContext, AdminActionResult, BulkActionResult } from './types.ts';
 
 /**
- * The operations behind the action routes (spec 4.4): each finds the action (404), checks its
- * permissions (403), then opens one transaction in which it loads and locks what the action
+ * The operations behind the action routes (docs/actions.md): each finds the action (404), checks
+ * its permissions (403), then opens one transaction in which it loads and locks what the action
  * works on, runs it, and encodes the answer. Anything thrown rolls everything back: an
  * `AdminError` keeps its status, any other error is an opaque 500.
  */
 
-export interface ActionRequest {
-  core: AdminCore;
-  principal: Principal;
-  locale: string;
-}
-
-function actionContext({ core, principal, locale }: ActionRequest, em: EntityManager): ActionContext {
+/** What an action receives besides its input, built from the request's context and the transaction's em. */
+function actionContext(ctx: OperationContext, em: EntityManager): ActionContext {
   return {
     em,
-    principal,
-    locale,
-    t: (key, params) => core.strings.t(locale, key, params),
+    principal: ctx.principal,
+    locale: ctx.locale,
+    t: (key, params) => ctx.t(key, params),
     // Through the transaction's connection: the embedded database has one, a second would wait for it.
-    settings: (code) => core.settings.values(code, em),
+    settings: (code) => ctx.services.settings.values(code, em),
   };
 }
-
-/** Runs `work` in one transaction on a fresh entity manager. */
-const inTransaction = <T>(core: AdminCore, work: (em: EntityManager) => Promise<T>): Promise<T> =>
-  core.db.orm.em.fork().transactional((em) => work(em as EntityManager));
 
 /** A registered action of one kind, or 404 (an own key only: `toString` is no action). */
 function find<K extends 'record' | 'bulk' | 'toolbar' | 'widget'>(controller: ResolvedController, kind: K, name: string) {
@@ -60,16 +51,15 @@ export function recordAction(controller: ResolvedController, name: string, princ
 /** `POST /{ctl}/{id}/actions/{action}`: through the form scope, with a row lock. */
 export async function runRecordAction(
   controller: ResolvedController,
-  id: number,
-  name: string,
-  req: ActionRequest,
+  input: { id: number; action: string },
+  ctx: OperationContext,
 ): Promise<AdminActionResult> {
-  const action = recordAction(controller, name, req.principal);
-  return inTransaction(req.core, async (em) => {
-    const record = await loadRecord(controller, id, { principal: req.principal, em }, { lock: true });
-    if (action.appliesTo && !action.appliesTo(record)) throw Conflict('action_not_applicable', 'backend::errors.action_not_applicable');
-    const outcome = (await action.run(record, actionContext(req, em))) ?? {};
-    return { fill: {}, message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
+  const action = recordAction(controller, input.action, ctx.principal);
+  return ctx.transaction(async (em) => {
+    const record = await loadRecord(controller, input.id, ctx.scope(em), { lock: true });
+    if (action.appliesTo && !action.appliesTo(record)) throw Conflict('action_not_applicable');
+    const outcome = (await action.run(record, actionContext(ctx, em))) ?? {};
+    return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   });
 }
 
@@ -90,22 +80,18 @@ export function bulkAction(controller: ResolvedController, name: string, princip
  */
 export async function runBulkAction(
   controller: ResolvedController,
-  ids: number[],
-  name: string,
-  req: ActionRequest,
+  input: { ids: number[]; action: string },
+  ctx: OperationContext,
 ): Promise<BulkActionResult> {
-  const action = bulkAction(controller, name, req.principal);
-  return inTransaction(req.core, async (em) => {
-    const records = await lockScopedSelection(controller, ids, em, req.principal);
-    if (records.length === 0) return { affected: 0, message: req.core.strings.t(req.locale, 'backend::actions.bulk_none') };
-    const outcome = (await action.run(records, actionContext(req, em))) ?? {};
+  const action = bulkAction(controller, input.action, ctx.principal);
+  return ctx.transaction(async (em) => {
+    const records = await lockScopedSelection(controller, input.ids, em, ctx.principal);
+    if (records.length === 0) return { affected: 0, message: ctx.t('backend::actions.bulk_none') };
+    const outcome = (await action.run(records, actionContext(ctx, em))) ?? {};
     const affected = outcome.affected ?? records.length;
     if (!Number.isSafeInteger(affected) || affected < 0)
-      throw new Error(`bulk action "${name}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
-    const message =
-      outcome.message === undefined
-        ? req.core.strings.t(req.locale, 'backend::actions.bulk_done', {}, affected)
-        : messageOf(req, outcome.message);
+      throw new Error(`bulk action "${input.action}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
+    const message = outcome.message === undefined ? ctx.t('backend::actions.bulk_done', {}, affected) : messageOf(ctx, outcome.message);
     return { affected, message };
   });
 }
@@ -120,19 +106,24 @@ export function toolbarAction(controller: ResolvedController, name: string, prin
 }
 
 /** `POST /{ctl}/toolbar/{action}`: no input; `fill` is always empty. */
-export async function runToolbarAction(controller: ResolvedController, name: string, req: ActionRequest): Promise<AdminActionResult> {
-  const action = toolbarAction(controller, name, req.principal);
+export async function runToolbarAction(
+  controller: ResolvedController,
+  input: { action: string },
+  ctx: OperationContext,
+): Promise<AdminActionResult> {
+  const action = toolbarAction(controller, input.action, ctx.principal);
   const work = async (em: EntityManager) => {
-    const outcome = (await action.run(actionContext(req, em))) ?? {};
-    return { fill: {}, message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
+    const outcome = (await action.run(actionContext(ctx, em))) ?? {};
+    return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   };
-  return action.transaction === false ? work(req.core.db.orm.em.fork() as EntityManager) : inTransaction(req.core, work);
+  // `transaction: false`: the request's entity manager, each query on its own (no connection held while it waits).
+  return action.transaction === false ? work(ctx.em()) : ctx.transaction(work);
 }
 
 /** The `type: widget` form field named in the path and its action, or 404 / 403. */
 export function widgetAction(controller: ResolvedController, fieldName: string, principal: Principal) {
   const field = controller.fields.get(fieldName);
-  if (!field || field.type.name !== 'widget' || typeof field.config.action !== 'string') throw NotFound();
+  if (field?.type.name !== 'widget' || typeof field.config.action !== 'string') throw NotFound();
   const action = find(controller, 'widget', field.config.action);
   gate(principal, action.permissions);
   return { field, action };
@@ -162,18 +153,15 @@ export interface WidgetRequest {
  */
 export async function runWidgetAction(
   controller: ResolvedController,
-  fieldName: string,
-  body: WidgetRequest,
-  req: ActionRequest,
+  input: { field: string; body: WidgetRequest },
+  ctx: OperationContext,
 ): Promise<AdminActionResult> {
-  const { field, action } = widgetAction(controller, fieldName, req.principal);
-  return inTransaction(req.core, async (em) => {
-    const record =
-      body.record_id === undefined
-        ? undefined
-        : await loadRecord(controller, body.record_id, { principal: req.principal, em }, { lock: true });
-    const input = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };
-    const outcome = (await action.run(input, actionContext(req, em))) ?? {};
-    return { fill: fillOf(field, outcome.fill), message: messageOf(req, outcome.message), ...encodeData(outcome.data) };
+  const { body } = input;
+  const { field, action } = widgetAction(controller, input.field, ctx.principal);
+  return ctx.transaction(async (em) => {
+    const record = body.record_id === undefined ? undefined : await loadRecord(controller, body.record_id, ctx.scope(em), { lock: true });
+    const actionInput = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };
+    const outcome = (await action.run(actionInput, actionContext(ctx, em))) ?? {};
+    return { fill: fillOf(field, outcome.fill), message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   });
 }

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../auth/principal.ts';
 
 /**
- * Controller actions (spec 2.3, 4.4, docs/actions.md): functions registered by name under
- * `actions.record`, `actions.bulk`, `actions.toolbar` and `actions.widget`. The engine routes,
- * gates, locks and wraps them in one transaction; an action only does its work.
+ * Controller actions (docs/actions.md): functions registered by name under `actions.record`,
+ * `actions.bulk`, `actions.toolbar` and `actions.widget`. The engine routes, gates, locks and
+ * wraps them in one transaction; an action only does its work.
  */
 
 /** What every action receives besides its input. */
@@ -113,20 +113,20 @@ export interface ControllerActions<E = any> {
 /** Typed helper for actions declared apart from their controller: `defineActions<IPost>({ … })`. Returns its input. */
 export const defineActions = <E = any>(actions: ControllerActions<E>): ControllerActions<E> => actions;
 
-/** AdminActionResult (spec 2.3). */
+/** AdminActionResult (docs/actions.md, "Keys of each kind" and "Record actions"). */
 export interface AdminActionResult {
   fill: Record<string, string | number | boolean | null>;
   message: string;
   data?: unknown;
 }
 
-/** BulkActionResult (spec 2.3). */
+/** BulkActionResult (docs/actions.md, "Bulk actions"). */
 export interface BulkActionResult {
   affected: number;
   message: string;
 }
 
-/** RecordAction (spec 2.3): `danger` only when true. */
+/** RecordAction (docs/actions.md, "Lists of actions (per admin)"): `danger` only when true. */
 export type RecordAction = {
   name: string;
   label: string;
@@ -134,7 +134,10 @@ export type RecordAction = {
   danger?: true;
 };
 
-/** BulkAction and ToolbarAction (spec 2.3), as the list schema serves them (types, so they fit `Record<string, unknown>`). */
+/**
+ * BulkAction and ToolbarAction (docs/actions.md, "Lists of actions (per admin)"), as the list schema serves them
+ * (types, so they fit `Record<string, unknown>`).
+ */
 export type BulkAction = {
   name: string;
   label: string;
@@ -145,7 +148,7 @@ export type ToolbarAction = {
   label: string;
 };
 
-/** Limits of spec 4.10 / 8, in bytes of UTF-8 JSON. */
+/** Limits in bytes of UTF-8 JSON (docs/actions.md, "Widget actions" and "The answer's `data` (every kind)"). */
 export const WIDGET_PAYLOAD_MAX_BYTES = 64 * 1024;
 export const ACTION_DATA_MAX_BYTES = 256 * 1024;
 

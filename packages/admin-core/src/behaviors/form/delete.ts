@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { Principal } from '../../auth/principal.ts';
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { Conflict } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
@@ -15,15 +15,10 @@ function removeRecord(controller: ResolvedController, record: Record<string, unk
 }
 
 /** `DELETE /{ctl}/{id}`: through the form scope, with the beforeDelete hook, in one transaction. */
-export async function deleteRecord(
-  controller: ResolvedController,
-  id: number,
-  core: AdminCore,
-  principal: Principal,
-): Promise<{ deleted: number }> {
+export async function deleteRecord(controller: ResolvedController, id: number, ctx: OperationContext): Promise<{ deleted: number }> {
+  const { principal } = ctx;
   try {
-    return await core.db.orm.em.fork().transactional(async (txEm) => {
-      const em = txEm as EntityManager;
+    return await ctx.transaction(async (em) => {
       const record = await loadRecord(controller, id, { principal, em }, { lock: true });
       await controller.config.hooks?.beforeDelete?.(record, { principal, em });
       removeRecord(controller, record, em);
@@ -53,20 +48,15 @@ export async function lockScopedSelection(
     lockMode: LockMode.PESSIMISTIC_WRITE,
     orderBy: { id: 'asc' } as never,
   });
-  if (records.length > 0 && records.length < unique.length) throw Conflict('bulk_partly_scoped', 'backend::errors.bulk_partly_scoped');
+  if (records.length > 0 && records.length < unique.length) throw Conflict('bulk_partly_scoped');
   return records as object[];
 }
 
 /** `POST /{ctl}/bulk-delete`: all of the selection or nothing. No scoped match deletes nothing. */
-export async function bulkDelete(
-  controller: ResolvedController,
-  ids: number[],
-  core: AdminCore,
-  principal: Principal,
-): Promise<{ deleted: number }> {
+export async function bulkDelete(controller: ResolvedController, ids: number[], ctx: OperationContext): Promise<{ deleted: number }> {
+  const { principal } = ctx;
   try {
-    return await core.db.orm.em.fork().transactional(async (txEm) => {
-      const em = txEm as EntityManager;
+    return await ctx.transaction(async (em) => {
       const records = await lockScopedSelection(controller, ids, em, principal);
       for (const record of records) {
         await controller.config.hooks?.beforeDelete?.(record as never, { principal, em });

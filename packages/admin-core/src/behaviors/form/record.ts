@@ -2,6 +2,7 @@ import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import { NotFound } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
@@ -9,7 +10,7 @@ import { belongsToLabels, belongsToManyOptions, type RelationOption } from '../l
 
 export interface RecordAnswer {
   data: Record<string, unknown>;
-  /** `notices`: only when a field type reported something on save (spec 2.1). */
+  /** `notices`: only when a field type reported something on save (docs/controllers.md, "Create and update"). */
   meta: { labels: Record<string, RelationOption[]>; actions: unknown[]; notices?: FieldNotice[] };
 }
 
@@ -41,9 +42,10 @@ const belongsToFields = (controller: ResolvedController) =>
  * belongsTo fields joined into the same statement (`__label<n>`). Out of scope is 404. Writes
  * load entities with `loadRecord` instead.
  */
-export async function readRecord(controller: ResolvedController, id: number, ctx: ScopeContext): Promise<Record<string, unknown>> {
-  const scope = await scopeCondition(controller, 'form', ctx);
-  const qb = ctx.em
+export async function readRecord(controller: ResolvedController, id: number, ctx: OperationContext): Promise<Record<string, unknown>> {
+  const scope = await scopeCondition(controller, 'form', ctx.scope());
+  const qb = ctx
+    .em()
     .createQueryBuilder(controller.meta.class, 'e')
     .select('*' as never)
     .where((scope ? { $and: [{ id }, scope] } : { id }) as never);
@@ -75,9 +77,10 @@ const referenceId = (value: unknown): number | null =>
 export async function encodeRecord(
   controller: ResolvedController,
   record: Record<string, unknown>,
-  em: EntityManager,
-  locales: readonly string[],
+  ctx: Pick<OperationContext, 'services' | 'em'>,
+  em: EntityManager = ctx.em(),
 ): Promise<RecordAnswer> {
+  const { locales } = ctx.services.config;
   const id = Number(record.id);
   const data: Record<string, unknown> = { id };
   const labels: Record<string, RelationOption[]> = {};

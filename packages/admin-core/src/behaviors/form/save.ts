@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Collection } from '@mikro-orm/core';
-import type { Principal } from '../../auth/principal.ts';
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import { AdminError, Validation, type ErrorDetails } from '../../errors/index.ts';
+import { AdminError, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
 import { FieldError } from '../../fields/types.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { containsNul } from '../../fields/common.ts';
@@ -11,23 +10,19 @@ import { isPlainObject } from '../../validation/body.ts';
 import { saveViolation } from './constraints.ts';
 import { encodeRecord, inContext, loadRecord, type RecordAnswer } from './record.ts';
 
-export interface SaveRequest {
-  core: AdminCore;
-  principal: Principal;
-  locale: string;
+/** What a create (`id` absent) or an update save works on. */
+export interface SaveInput {
+  id?: number;
   body: unknown;
 }
 
-const t = (req: SaveRequest, key: string, params: Record<string, string | number> = {}) => req.core.strings.t(req.locale, key, params);
-
 /** Which body keys a save accepts: stored and virtual fields of the mode's context, not read-only. */
-function checkKeys(controller: ResolvedController, mode: 'create' | 'update', body: Record<string, unknown>, req: SaveRequest) {
+function checkKeys(controller: ResolvedController, mode: 'create' | 'update', body: Record<string, unknown>, ctx: OperationContext) {
   const refused: Array<[string, string[]]> = [];
   for (const key of Object.keys(body)) {
     const field = controller.fields.get(key);
-    if (!field || field.type.storage === 'none' || !inContext(field, mode))
-      refused.push([key, [t(req, 'backend::validation.unknown_key')]]);
-    else if (field.config.readOnly) refused.push([key, [t(req, 'backend::validation.read_only')]]);
+    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refused.push([key, [ctx.t('backend::validation.unknown_key')]]);
+    else if (field.config.readOnly) refused.push([key, [ctx.t('backend::validation.read_only')]]);
   }
   // fromEntries defines own keys: a body key `__proto__` is named, never assigned to the prototype.
   if (refused.length) throw Validation(Object.fromEntries(refused));
@@ -46,13 +41,13 @@ async function decodeValues(
   body: Record<string, unknown>,
   record: Record<string, unknown> | undefined,
   em: EntityManager,
-  req: SaveRequest,
+  ctx: OperationContext,
 ): Promise<Decoded> {
   const decoded: Decoded = { values: new Map(), virtual: {}, notices: [] };
   const errors: Array<{ field: string; error: FieldError }> = [];
   for (const field of controller.fields.values()) {
     if (field.type.storage === 'none' || !inContext(field, mode)) continue;
-    const present = Object.prototype.hasOwnProperty.call(body, field.name);
+    const present = Object.hasOwn(body, field.name);
     let value = body[field.name];
     if (!present) {
       if (mode === 'update') continue;
@@ -71,14 +66,14 @@ async function decodeValues(
         current: record && field.property ? record[field.property.name] : undefined,
         values: body,
         em,
-        principal: req.principal,
-        locales: req.core.config.locales,
-        strings: req.core.strings,
-        locale: req.locale,
+        principal: ctx.principal,
+        locales: ctx.services.config.locales,
+        strings: ctx.services.strings,
+        locale: ctx.locale,
         property: field.info,
         relation: field.relation,
-        permissions: req.core.registry.permissions,
-        notice: (message: string, locale = req.locale) => decoded.notices.push({ field: field.name, message, locale }),
+        permissions: ctx.services.registry.permissions,
+        notice: (message: string, locale = ctx.locale) => decoded.notices.push({ field: field.name, message, locale }),
       });
       // `undefined` means "leave the stored value alone" (an empty password on update, say).
       if (result === undefined) continue;
@@ -89,17 +84,15 @@ async function decodeValues(
       errors.push({ field: field.name, error });
     }
   }
-  const forbidden = errors.filter((e) => e.error.status === 403);
+  const forbidden = errors.filter((e) => e.error.kind === 'forbidden');
   const list = forbidden.length ? forbidden : errors;
   if (list.length) {
     const details: ErrorDetails = {};
     // Own keys only: a field may be called `constructor` (a valid identifier) without reaching Object's.
     for (const { field, error } of list)
-      (Object.hasOwn(details, field) ? details[field]! : (details[field] = [])).push(t(req, error.messageKey, error.params));
-    const codes = new Set(list.map((e) => e.error.code));
-    const code = codes.size === 1 ? [...codes][0]! : 'validation_failed';
-    if (forbidden.length) throw new AdminError('forbidden', 'forbidden', 'backend::errors.forbidden', { details });
-    throw Validation(details, code);
+      (Object.hasOwn(details, field) ? details[field]! : (details[field] = [])).push(ctx.t(error.messageKey, error.params));
+    if (forbidden.length) throw new AdminError('forbidden', { details });
+    throw Validation(details, refusalCode(list.map((e) => e.error.code)));
   }
   return decoded;
 }
@@ -129,17 +122,17 @@ function storedScalars(controller: ResolvedController, record: Record<string, un
 }
 
 /** Create (`id` undefined) or update one record in one transaction; hooks run inside it. */
-export async function saveRecord(controller: ResolvedController, id: number | undefined, req: SaveRequest): Promise<RecordAnswer> {
+export async function saveRecord(controller: ResolvedController, input: SaveInput, ctx: OperationContext): Promise<RecordAnswer> {
+  const { id } = input;
   const mode = id === undefined ? 'create' : 'update';
-  const body = req.body === undefined ? {} : req.body;
-  if (!isPlainObject(body)) throw Validation({ body: [t(req, 'backend::validation.body_object')] });
-  checkKeys(controller, mode, body, req);
+  const body = input.body === undefined ? {} : input.body;
+  if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
+  checkKeys(controller, mode, body, ctx);
   try {
-    return await req.core.db.orm.em.fork().transactional(async (txEm) => {
-      const em = txEm as EntityManager;
-      const scopeCtx = { principal: req.principal, em };
+    return await ctx.transaction(async (em) => {
+      const scopeCtx = ctx.scope(em);
       const record = id === undefined ? undefined : await loadRecord(controller, id, scopeCtx, { lock: true });
-      const decoded = await decodeValues(controller, mode, body, record, em, req);
+      const decoded = await decodeValues(controller, mode, body, record, em, ctx);
       const data = toEntityData(decoded.values);
       let target: Record<string, unknown>;
       const previous = record ? storedScalars(controller, record) : undefined;
@@ -156,7 +149,7 @@ export async function saveRecord(controller: ResolvedController, id: number | un
       em.persist(target);
       await em.flush();
       await controller.config.hooks?.afterSave?.(target, saveCtx);
-      const answer = await encodeRecord(controller, target, em, req.core.config.locales);
+      const answer = await encodeRecord(controller, target, ctx, em);
       if (decoded.notices.length) answer.meta.notices = decoded.notices;
       return answer;
     });

@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../auth/principal.ts';
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { NotFound } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
@@ -11,11 +9,10 @@ import { encodeRecord, type RecordAnswer } from './record.ts';
  * created from the fields' defaults. Created and read in one transaction under a table lock so
  * that two first visits cannot create two records.
  */
-export async function openSingleton(controller: ResolvedController, core: AdminCore, principal: Principal): Promise<RecordAnswer> {
-  return core.db.orm.em.fork().transactional(async (txEm) => {
-    const em = txEm as EntityManager;
+export async function openSingleton(controller: ResolvedController, ctx: OperationContext): Promise<RecordAnswer> {
+  return ctx.transaction(async (em) => {
     await em.execute(`lock table "${controller.meta.tableName.replace(/"/g, '""')}" in share row exclusive mode`);
-    const scope = await scopeCondition(controller, 'form', { principal, em });
+    const scope = await scopeCondition(controller, 'form', ctx.scope(em));
     // `find` with a limit, not `findOne`: MikroORM refuses `findOne` with an empty condition
     // (no scope), which used to answer a 500 on every first visit.
     let [record] = await em.find(controller.meta.class, (scope ?? {}) as never, { orderBy: { id: 'asc' } as never, limit: 1 });
@@ -31,6 +28,6 @@ export async function openSingleton(controller: ResolvedController, core: AdminC
       if (scope && !(await em.findOne(controller.meta.class, { $and: [{ id: (record as { id: number }).id }, scope] } as never)))
         throw NotFound();
     }
-    return encodeRecord(controller, record as Record<string, unknown>, em, core.config.locales);
+    return encodeRecord(controller, record as Record<string, unknown>, ctx, em);
   });
 }

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { ROW_STATES, type ScopeContext } from '../../controllers/types.ts';
+import { ROW_STATES } from '../../controllers/types.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import { belongsToManyOptions } from './labels.ts';
 import { countRows, isTimestamp, listWhere, selectPage, timestampToIso } from './sql.ts';
 import type { ListQuery } from './query.ts';
@@ -21,16 +21,13 @@ export function encodeScalar(value: unknown, columnType: string | undefined): un
 }
 
 /**
- * The list operation (spec 4.4 `GET /{ctl}`): one statement for the page with its total and
- * belongsTo labels, and one per belongsToMany column: a constant number whatever the page size.
+ * The list operation (`GET /{ctl}`, docs/controllers.md, "The list route"): one statement for the
+ * page with its total and belongsTo labels, and one per belongsToMany column: a constant number
+ * whatever the page size.
  */
-export async function runList(
-  controller: ResolvedController,
-  query: ListQuery,
-  ctx: ScopeContext & { em: EntityManager },
-): Promise<ListResult> {
-  const { em } = ctx;
-  const where = await listWhere(controller, query, ctx);
+export async function runList(controller: ResolvedController, query: ListQuery, ctx: OperationContext): Promise<ListResult> {
+  const em = ctx.em();
+  const where = await listWhere(controller, query, ctx.scope(em));
   const { rows, plan } = await selectPage(controller, query, where, em);
   // An empty first page means no row matches; only an empty later page needs its own count.
   const total = rows.length ? Number(rows[0]!.__total) : query.page === 1 ? 0 : await countRows(controller, where, em);

@@ -1,5 +1,5 @@
 import { Validation, type ErrorDetails } from '../../errors/index.ts';
-import type { Strings } from '../../i18n/strings.ts';
+import type { RequestContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 
 export interface ListQuery {
@@ -16,21 +16,16 @@ const MAX_SEARCH = 200;
 const MAX_PAGE = 1_000_000;
 
 /**
- * Parses and checks the list query of spec 4.4. Every parameter is a single string; anything
- * undeclared or malformed is a 422 that names the parameter.
+ * Parses and checks the list query (docs/controllers.md, "The list route"). Every parameter is a
+ * single string; anything undeclared or malformed is a 422 that names the parameter.
  */
-export function parseListQuery(
-  controller: ResolvedController,
-  query: Record<string, unknown>,
-  strings: Strings,
-  locale: string,
-): ListQuery {
+export function parseListQuery(controller: ResolvedController, query: Record<string, unknown>, ctx: Pick<RequestContext, 't'>): ListQuery {
   const details: ErrorDetails = {};
   const fail = (key: string, messageKey: string, params: Record<string, string | number> = {}) => {
     // Own keys only, defined (not assigned): `constructor` or `__proto__` name a parameter like any other.
     if (!Object.hasOwn(details, key))
       Object.defineProperty(details, key, { value: [], enumerable: true, writable: true, configurable: true });
-    details[key]!.push(strings.t(locale, messageKey, params));
+    details[key]!.push(ctx.t(messageKey, params));
   };
   const single = (key: string): string | undefined => {
     const value = query[key];

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ResolvedColumn, ResolvedController } from '../../controllers/resolve.ts';
+import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import { escapeLike, scopeCondition } from './conditions.ts';
 import type { ListQuery } from './query.ts';
@@ -50,7 +51,7 @@ function conditionSql(controller: ResolvedController, condition: Condition, em: 
   const { sql, params } = em
     .createQueryBuilder(controller.meta.class, 's')
     .select('id' as never)
-    .where(condition as never)
+    .where(scopeWhere(condition) as never)
     .toQuery();
   return { sql: `e."id" in (${sql})`, params: [...params] };
 }

@@ -1,10 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityProperty } from '@mikro-orm/core';
-import type { Principal } from '../../auth/principal.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
+import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition } from '../../controllers/types.ts';
 import { NotFound, Validation, type ErrorDetails } from '../../errors/index.ts';
-import type { Strings } from '../../i18n/strings.ts';
+import type { OperationContext, RequestContext } from '../../context/operation.ts';
 import { escapeLike } from '../list/conditions.ts';
 
 export const OPTIONS_QUERY_KEYS = ['search', 'page', 'per_page'];
@@ -12,25 +11,24 @@ export const OPTIONS_QUERY_KEYS = ['search', 'page', 'per_page'];
 /** The relation field an options route may serve: writable `relation` fields only, else 404. */
 export function optionsField(controller: ResolvedController, name: string) {
   const field = controller.fields.get(name);
-  if (!field || field.type.name !== 'relation' || field.config.readOnly || !field.property?.targetMeta || !field.relation) throw NotFound();
+  if (field?.type.name !== 'relation' || field.config.readOnly || !field.property?.targetMeta || !field.relation) throw NotFound();
   return field;
 }
 
-function parsePaging(query: Record<string, unknown>, strings: Strings, locale: string) {
+function parsePaging(query: Record<string, unknown>, ctx: Pick<RequestContext, 't'>) {
   const details: ErrorDetails = {};
   const read = (key: string, fallback: number, max: number) => {
     const value = query[key];
     if (value === undefined) return fallback;
     if (typeof value !== 'string' || !/^[1-9]\d{0,6}$/.test(value) || Number(value) > max) {
-      details[key] = [strings.t(locale, 'backend::validation.integer')];
+      details[key] = [ctx.t('backend::validation.integer')];
       return fallback;
     }
     return Number(value);
   };
   const search = query.search;
-  if (search !== undefined && (typeof search !== 'string' || search.length > 200))
-    details.search = [strings.t(locale, 'backend::validation.string')];
-  else if (typeof search === 'string' && search.includes('\u0000')) details.search = [strings.t(locale, 'backend::validation.no_nul')];
+  if (search !== undefined && (typeof search !== 'string' || search.length > 200)) details.search = [ctx.t('backend::validation.string')];
+  else if (typeof search === 'string' && search.includes('\u0000')) details.search = [ctx.t('backend::validation.no_nul')];
   const page = read('page', 1, 1_000_000);
   const perPage = read('per_page', 20, 100);
   if (Object.keys(details).length) throw Validation(details);
@@ -43,22 +41,22 @@ function parsePaging(query: Record<string, unknown>, strings: Strings, locale: s
  */
 export async function relationOptions(
   controller: ResolvedController,
-  fieldName: string,
-  query: Record<string, unknown>,
-  ctx: { em: EntityManager; principal: Principal; strings: Strings; locale: string },
+  input: { field: string; query: Record<string, unknown> },
+  ctx: OperationContext,
 ) {
-  const field = optionsField(controller, fieldName);
-  const { search, page, perPage } = parsePaging(query, ctx.strings, ctx.locale);
+  const field = optionsField(controller, input.field);
+  const { search, page, perPage } = parsePaging(input.query, ctx);
+  const em = ctx.em();
   const target = field.property!.targetMeta!;
   const labelName = field.relation!.labelProperty!;
   const label = target.properties[labelName as never] as EntityProperty;
   const parts: Condition[] = [];
-  const scope = await field.config.relationScope?.({ principal: ctx.principal, em: ctx.em });
+  const scope = scopeWhere(await field.config.relationScope?.(ctx.scope(em)));
   if (scope) parts.push(scope);
   if (search) parts.push({ [labelName]: { $ilike: `%${escapeLike(search)}%` } });
   const where = parts.length === 0 ? {} : parts.length === 1 ? parts[0]! : { $and: parts };
-  const total = await ctx.em.createQueryBuilder(target.class, 'e').where(where).getCount();
-  const rows = (await ctx.em
+  const total = await em.createQueryBuilder(target.class, 'e').where(where).getCount();
+  const rows = (await em
     .createQueryBuilder(target.class, 'e')
     .select(['id', labelName] as never)
     .where(where)
@@ -66,7 +64,7 @@ export async function relationOptions(
     .limit(perPage)
     .offset((page - 1) * perPage)
     .execute('all', true)) as Array<Record<string, unknown>>;
-  const locked = new Set(field.config.lockedIds ? await field.config.lockedIds({ principal: ctx.principal, em: ctx.em }) : []);
+  const locked = new Set(field.config.lockedIds ? await field.config.lockedIds(ctx.scope(em)) : []);
   const data = rows.map((row) => ({
     label: String(row[label.name] ?? ''),
     value: Number(row.id),
@@ -76,15 +74,11 @@ export async function relationOptions(
 }
 
 /** `GET /{ctl}/filters/{scope}/options`: a declared scope filter's options, labels localized. */
-export async function filterOptions(
-  controller: ResolvedController,
-  name: string,
-  ctx: { em: EntityManager; principal: Principal; strings: Strings; locale: string },
-) {
+export async function filterOptions(controller: ResolvedController, name: string, ctx: OperationContext) {
   const filter = controller.list.filters?.[name];
-  if (!filter || filter.type !== 'scope') throw NotFound();
+  if (filter?.type !== 'scope') throw NotFound();
   const options = filter.scopeOptions
-    ? await filter.scopeOptions({ principal: ctx.principal, em: ctx.em })
+    ? await filter.scopeOptions(ctx.scope())
     : Object.entries(filter.options ?? {}).map(([value, label]) => ({ value, label }));
-  return options.map((option) => ({ label: ctx.strings.t(ctx.locale, option.label), value: String(option.value) }));
+  return options.map((option) => ({ label: ctx.t(option.label), value: String(option.value) }));
 }

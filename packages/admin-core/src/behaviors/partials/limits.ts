@@ -1,6 +1,6 @@
 /**
- * Limits of a rendered partial (spec 8: 64 KiB of output, 2000 nodes, depth 32), and the
- * engine's own bounds on the work of one render.
+ * Limits of a rendered partial (64 KiB of output, 2000 nodes, depth 32; docs/partials.md, "Limits
+ * and errors"), and the engine's own bounds on the work of one render.
  */
 export const PARTIAL_LIMITS = Object.freeze({
   /** The template's output, in UTF-8 bytes, before it is parsed into nodes. */

@@ -18,7 +18,8 @@ export interface NodeLimits {
 const container = parseFragment('<div></div>').childNodes[0] as Element;
 
 /**
- * A partial's rendered output as an allowlisted PartialNode tree (spec 2.3, 8).
+ * A partial's rendered output as an allowlisted PartialNode tree (docs/partials.md, "The node format",
+ * "Allowlists" and "Limits and errors").
  *
  * The output is parsed by parse5, the HTML standard's parsing algorithm (entities decoded,
  * misnested markup repaired as a browser would), then walked in document order:

@@ -1,21 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../auth/principal.ts';
+import type { OperationContext, RequestContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import type { Strings } from '../../i18n/strings.ts';
 import { NotFound, Validation } from '../../errors/index.ts';
+import { MAX_ID } from '../../http/params.ts';
 import { encodeRecord, readRecord } from '../form/record.ts';
 import { compiledPartials } from './check.ts';
 import { renderTemplate, viewData, type Translate } from './engine.ts';
 import { partialNodes } from './nodes.ts';
 import type { PartialContext, PartialView } from './types.ts';
-
-export interface RenderPartialContext {
-  principal: Principal;
-  em: EntityManager;
-  strings: Strings;
-  locale: string;
-  locales: readonly string[];
-}
 
 const RECORD_ID = /^[1-9]\d{0,9}$/;
 
@@ -23,18 +14,18 @@ const RECORD_ID = /^[1-9]\d{0,9}$/;
  * `?id=` of a partial: accepted only by a form partial, and only as a record id (a positive
  * integer); anything else is a 422 naming `id`. Undefined when absent.
  */
-export function partialRecordId(form: boolean, raw: unknown, strings: Strings, locale: string): number | undefined {
+export function partialRecordId(form: boolean, raw: unknown, ctx: Pick<RequestContext, 't'>): number | undefined {
   if (raw === undefined) return undefined;
-  if (!form) throw Validation({ id: [strings.t(locale, 'backend::partials.id_not_accepted')] });
-  if (typeof raw !== 'string' || !RECORD_ID.test(raw) || Number(raw) > 2_147_483_647)
-    throw Validation({ id: [strings.t(locale, 'backend::partials.id_invalid')] });
+  if (!form) throw Validation({ id: [ctx.t('backend::partials.id_not_accepted')] });
+  if (typeof raw !== 'string' || !RECORD_ID.test(raw) || Number(raw) > MAX_ID)
+    throw Validation({ id: [ctx.t('backend::partials.id_invalid')] });
   return Number(raw);
 }
 
 /**
- * Renders the controller's partial `name` (spec 4.4): an unregistered name is 404; with `id`
- * (form partials only) the record is read through the form scope (out of scope or missing is
- * 404) and handed to the view model; the template renders the view model, and its output
+ * Renders the controller's partial `name` (docs/partials.md): an unregistered name is 404; with
+ * `id` (form partials only) the record is read through the form scope (out of scope or missing
+ * is 404) and handed to the view model; the template renders the view model, and its output
  * becomes an allowlisted node tree. A partial over a limit, a render error or a view model that
  * is not plain data is the partial's fault: an opaque 500 whose log line names the reason.
  */
@@ -42,17 +33,17 @@ export async function renderPartial(
   controller: ResolvedController,
   name: string,
   query: { id?: unknown },
-  ctx: RenderPartialContext,
+  ctx: OperationContext,
 ): Promise<PartialView> {
   const partials = compiledPartials(controller.config);
   const partial = partials.get(name);
   if (!partial) throw NotFound();
-  const id = partialRecordId(partial.config.form === true, query.id, ctx.strings, ctx.locale);
-  const t: Translate = (key, params, count) => ctx.strings.t(ctx.locale, key, params, count);
-  const partialCtx: PartialContext = { principal: ctx.principal, em: ctx.em, locale: ctx.locale, t };
+  const id = partialRecordId(partial.config.form === true, query.id, ctx);
+  const t: Translate = (key, params, count) => ctx.t(key, params, count);
+  const partialCtx: PartialContext = { principal: ctx.principal, em: ctx.em(), locale: ctx.locale, t };
   if (id !== undefined) {
-    const row = await readRecord(controller, id, { principal: ctx.principal, em: ctx.em });
-    const encoded = await encodeRecord(controller, row, ctx.em, ctx.locales);
+    const row = await readRecord(controller, id, ctx);
+    const encoded = await encodeRecord(controller, row, ctx);
     partialCtx.record = encoded.data;
     partialCtx.labels = encoded.meta.labels;
   }

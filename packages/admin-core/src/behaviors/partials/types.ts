@@ -21,7 +21,7 @@ export interface PartialContext {
 }
 
 /**
- * A controller partial (spec 2.3, 4.4, 8): a Liquid template rendered against a view model, served
+ * A controller partial (docs/partials.md): a Liquid template rendered against a view model, served
  * as an allowlisted PartialNode tree. Declared under the controller's `partials`, by name.
  */
 export interface PartialConfig {
@@ -42,7 +42,7 @@ export interface PartialConfig {
 }
 
 /**
- * One node of a rendered partial (spec 2.3 PartialNode). An element is `{tag, attrs, children}`
+ * One node of a rendered partial (docs/partials.md, "The node format"). An element is `{tag, attrs, children}`
  * (all three always present; `tag` in lower case); a text is `{text}` alone.
  */
 export type PartialNode = PartialElement | PartialText;
@@ -55,7 +55,7 @@ export interface PartialText {
   text: string;
 }
 
-/** `GET /{ctl}/partials/{name}` answers this in the success envelope (spec 2.3 PartialView). */
+/** `GET /{ctl}/partials/{name}` answers this PartialView in the success envelope (docs/partials.md, "The route"). */
 export interface PartialView {
   nodes: PartialNode[];
 }

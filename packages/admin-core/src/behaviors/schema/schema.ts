@@ -2,12 +2,13 @@ import type { ResolvedController, ResolvedField } from '../../controllers/resolv
 import type { PluralForms, Strings } from '../../i18n/strings.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { PermissionDefinition } from '../../plugins/define.ts';
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext } from '../../context/operation.ts';
+import type { AdminServices } from '../../context/services.ts';
 import type { FormConfig } from '../../controllers/types.ts';
-import { formAssets } from '../../fields/plugin-types.ts';
+import { formAssets } from '../../fields/plugin/routes.ts';
 import { widgetPermitted } from '../actions/lists.ts';
 
-/** FormField keys of spec 2.5 served as the author wrote them (labels are localized below). */
+/** FormField keys served as the author wrote them (labels are localized below; docs/controllers.md, "FieldConfig"). */
 const PASSTHROUGH = [
   'span',
   'size',
@@ -77,7 +78,7 @@ export interface SchemaContext {
   locale: string;
   principal?: Principal;
   permissions?: ReadonlyMap<string, PermissionDefinition>;
-  core?: AdminCore;
+  services?: AdminServices;
 }
 
 export function formField(field: ResolvedField, { strings, locale, principal, permissions }: SchemaContext): Record<string, unknown> {
@@ -99,13 +100,15 @@ export function formField(field: ResolvedField, { strings, locale, principal, pe
   return { ...out, ...extra };
 }
 
-/** FormMessages (spec 2.5): each message as plural forms, `overrides` (keys or text) over the core's. */
+/** FormMessages (docs/controllers.md, "FormConfig"): each message as plural forms, `overrides` (keys or text) over the core's. */
 export const formMessages = (strings: Strings, locale: string, overrides: FormConfig['messages'] = {}) =>
   Object.fromEntries(FORM_MESSAGES.map((key) => [key, formsOf(strings, locale, overrides[key] ?? `backend::form.${key}`)]));
 
-/** FormView (spec 2.5). */
-export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
-  const { strings, locale } = ctx;
+/** FormView (docs/controllers.md, "FormConfig" and "FieldConfig"). */
+export function formSchema(controller: ResolvedController, operation: OperationContext) {
+  const { strings, registry } = operation.services;
+  const { locale, principal } = operation;
+  const ctx: SchemaContext = { strings, locale, principal, permissions: registry.permissions, services: operation.services };
   const form = controller.config.form!;
   const base = controller.address;
   const messages = formMessages(strings, locale, form.messages);
@@ -114,7 +117,7 @@ export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
     fields: [...controller.fields.values()]
       .filter((field) => widgetPermitted(controller, field, ctx.principal))
       .map((field) => formField(field, ctx)),
-    assets: formAssets(controller, ctx.core),
+    assets: formAssets(controller, ctx.services),
     messages,
     meta: { locale },
     redirects: {
@@ -134,17 +137,18 @@ export function formSchema(controller: ResolvedController, ctx: SchemaContext) {
   };
 }
 
-/** ListSchema (spec 2.6). `actions`: the bulk and toolbar actions already filtered for the principal. */
+/** ListSchema (docs/controllers.md, "ListConfig"). `actions`: the bulk and toolbar actions already filtered for the principal. */
 export function listSchema(
   controller: ResolvedController,
-  strings: Strings,
-  locale: string,
+  ctx: Pick<OperationContext, 'services' | 'locale'>,
   actions: {
     bulkActions: Array<Record<string, unknown>>;
     toolbarActions: Array<{ name: string; label: string }>;
     toolbarButtons?: string[];
   },
 ) {
+  const { strings } = ctx.services;
+  const { locale } = ctx;
   const list = controller.list;
   const t = (key: string) => strings.t(locale, key);
   const columns = Object.entries(list.columns).map(([key, c]) => ({

@@ -4,9 +4,9 @@ import type { Storage } from '../../storage/storage.ts';
 import type { PropertyInfo } from '../types.ts';
 
 /*
- * What a plugin declares under `fieldTypes: { <alias>: { … } }` (spec 4.10, docs/field-types.md
- * "Plugin field types"). The registry checks every definition at start-up and turns it into a
- * `FieldType` stored in a column, so the save and show paths treat it like a built-in type.
+ * What a plugin declares under `fieldTypes: { <alias>: { … } }` (docs/field-types.md, "Declaring
+ * one"). The registry checks every definition at start-up and turns it into a `FieldType` stored
+ * in a column, so the save and show paths treat it like a built-in type.
  */
 
 /** Everything a plugin's `decode` sees. It runs inside the save transaction. */
@@ -86,7 +86,7 @@ export interface PluginFieldUpload {
   handle(file: PluginUploadedFile, ctx: PluginFieldUploadContext): unknown | Promise<unknown>;
 }
 
-/** A field type a plugin registers by alias (spec 4.10). */
+/** A field type a plugin registers by alias (docs/field-types.md, "Plugin field types"). */
 export interface PluginFieldTypeDefinition {
   /** The custom element the admin application renders; must start with `{vendor}-`. */
   element: string;
@@ -120,7 +120,7 @@ export const definePluginFieldType = <const T extends PluginFieldTypeDefinition>
 /** The largest `upload.maxBytes` a plugin field type may declare: 50 MiB. */
 export const PLUGIN_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 
-/** A field notice in a save answer's `meta.notices` (spec 2.1). */
+/** A field notice in a save answer's `meta.notices` (docs/field-types.md, "Saving"). */
 export interface FieldNotice {
   field: string;
   /** Localized in the request's locale. */

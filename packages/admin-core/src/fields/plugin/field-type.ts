@@ -38,7 +38,8 @@ export class PluginFieldTypeFailure extends Error {
 /** A `FieldError` a plugin threw, kept as a 422 (a plugin type cannot answer 403). */
 export function asFieldError(error: unknown, alias: string, step: string): FieldError {
   if (!(error instanceof FieldError)) throw new PluginFieldTypeFailure(alias, step, error);
-  return error.status === 422 ? error : new FieldError(error.code, error.messageKey, error.params);
+  if (error.kind === 'validation') return error;
+  return new FieldError(error.code === 'forbidden' ? 'validation_failed' : error.code, error.messageKey, error.params);
 }
 
 const JSON_COLUMNS = ['json', 'jsonb'];

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../config/errors.ts';
 import type { PluginAssets } from '../../assets/index.ts';
-import type { PluginDefinition } from '../../plugins/define.ts';
+import type { PluginDeclaration } from '../../plugins/declaration.ts';
 import { isPlainObject } from '../common.ts';
 import { BUILTIN_FIELD_TYPES } from '../registry.ts';
 import type { FieldType } from '../types.ts';
@@ -27,11 +27,11 @@ function onlyKeys(at: At, key: string, value: Record<string, unknown>, known: re
 }
 
 /**
- * Checks a plugin's `fieldTypes` and adds each to `target` by alias (spec 4.10). Runs after the
- * plugin's `assets` are registered, so that the files a type names can be looked up. Refusals
- * name the plugin and `fieldTypes.<alias>.<key>`.
+ * Checks a plugin's `fieldTypes` and adds each to `target` by alias (docs/field-types.md,
+ * "Start-up checks"). Runs after the plugin's `assets` are registered, so that the files a type
+ * names can be looked up. Refusals name the plugin and `fieldTypes.<alias>.<key>`.
  */
-export function addPluginFieldTypes(target: Map<string, FieldType>, plugin: PluginDefinition, code: string, assets: PluginAssets): void {
+export function addPluginFieldTypes(target: Map<string, FieldType>, plugin: PluginDeclaration, code: string, assets: PluginAssets): void {
   const declared: unknown = plugin.fieldTypes;
   if (declared === undefined) return;
   if (!isPlainObject(declared)) {
@@ -77,7 +77,7 @@ export function addPluginFieldTypes(target: Map<string, FieldType>, plugin: Plug
 function checkDefinition(
   at: At,
   definition: PluginFieldTypeDefinition,
-  plugin: PluginDefinition,
+  plugin: PluginDeclaration,
   assets: PluginAssets,
   target: ReadonlyMap<string, FieldType>,
 ): void {
@@ -160,7 +160,7 @@ function checkOptions(at: At, options: unknown): void {
 }
 
 /** Every named file must be one of the plugin's registered `assets` (docs/assets.md). */
-function checkAssets(at: At, declared: unknown, plugin: PluginDefinition, assets: PluginAssets): void {
+function checkAssets(at: At, declared: unknown, plugin: PluginDeclaration, assets: PluginAssets): void {
   const fix = 'Declare `assets: { scripts: ["color-picker.js"], styles: ["color-picker.css"] }` naming files of the plugin\'s `assets`.';
   if (!isPlainObject(declared)) throw at('assets', 'is missing or not an object', fix);
   onlyKeys(at, 'assets', declared, ['scripts', 'styles']);

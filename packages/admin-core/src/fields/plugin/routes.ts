@@ -1,23 +1,23 @@
-import type { AdminCore } from '../../core.ts';
+import type { AdminServices } from '../../context/services.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
 import type { RouteDefinition } from '../../http/types.ts';
 import { pluginFieldTypeOf, type PluginFieldType } from './field-type.ts';
 
-/** ControllerAssets (spec 2.3): script and style URLs. */
+/** ControllerAssets, a FormView's `assets` (docs/field-types.md, "Client files"): script and style URLs. */
 export interface ControllerAssets {
   scripts: string[];
   styles: string[];
 }
 
 /** The versioned URLs (`?v=<content hash>`) of one type's client files. */
-const assetUrls = (type: PluginFieldType, core: AdminCore): ControllerAssets => ({
+const assetUrls = (type: PluginFieldType, core: AdminServices): ControllerAssets => ({
   scripts: type.assets.scripts.map((file) => core.registry.assets.url(type.vendor, type.pluginName, file)),
   styles: type.assets.styles.map((file) => core.registry.assets.url(type.vendor, type.pluginName, file)),
 });
 
 /** One entry of `GET /field-types`. */
-export function describeFieldType(type: PluginFieldType, core: AdminCore) {
+export function describeFieldType(type: PluginFieldType, core: AdminServices) {
   return {
     alias: type.name,
     plugin: type.plugin,
@@ -32,16 +32,17 @@ export function describeFieldType(type: PluginFieldType, core: AdminCore) {
 }
 
 /**
- * `GET /field-types` (spec 4.2): every plugin field type, in registration order, for any
- * signed-in admin: the client loads the scripts and styles before it renders a type's element.
+ * `GET /field-types` (docs/field-types.md, "Client files"): every plugin field type, in
+ * registration order, for any signed-in admin: the client loads the scripts and styles before it
+ * renders a type's element.
  */
 export const fieldTypeRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: '/field-types',
-    handler: (_req, core) => {
-      const types = [...core.registry.fieldTypes.values()].flatMap((type) => pluginFieldTypeOf(type) ?? []);
-      return ok(types.map((type) => describeFieldType(type, core)));
+    handler: (_req, ctx) => {
+      const types = [...ctx.services.registry.fieldTypes.values()].flatMap((type) => pluginFieldTypeOf(type) ?? []);
+      return ok(types.map((type) => describeFieldType(type, ctx.services)));
     },
   },
 ];
@@ -50,7 +51,7 @@ export const fieldTypeRoutes: RouteDefinition[] = [
  * FormView `assets`: the versioned script and style URLs of the plugin field types the form
  * uses, in field order, each once. Without a core (a schema built outside an admin) they are empty.
  */
-export function formAssets(controller: ResolvedController, core: AdminCore | undefined): ControllerAssets {
+export function formAssets(controller: ResolvedController, core: AdminServices | undefined): ControllerAssets {
   const assets: ControllerAssets = { scripts: [], styles: [] };
   if (!core) return assets;
   for (const field of controller.fields.values()) {

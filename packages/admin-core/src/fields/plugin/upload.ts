@@ -1,15 +1,14 @@
 import { extname } from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AdminCore } from '../../core.ts';
+import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import { Validation } from '../../errors/index.ts';
+import { refusalCode, Validation } from '../../errors/index.ts';
 import { ok } from '../../http/envelope.ts';
-import type { AdminRequest, AdminResponse, RouteDefinition } from '../../http/types.ts';
+import { parseId } from '../../http/params.ts';
+import type { AdminResponse, AuthedRequest, ControllerRoute, RouteDefinition } from '../../http/types.ts';
 import { inContext, loadRecord } from '../../behaviors/form/record.ts';
-import { isPlainObject } from '../common.ts';
+import { isPlainObject } from '../../validation/values.ts';
 import { asFieldError, pluginFieldTypeOf, PluginFieldTypeFailure, type PluginFieldType } from './field-type.ts';
 import { isJsonValue } from './json.ts';
-import { parseId } from '../../controllers/routes.ts';
 import { recordingStorage } from '../../storage/storage.ts';
 
 /** The multipart field that carries the file. */
@@ -23,15 +22,12 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * `POST /{ctl}/{id}/fields/{field}/upload` (spec 4.4): one route per field whose plugin type has
- * an `upload` handler and that an update form may change (not read-only, shown on update). Any
- * other field has no route: a 404. The limit of the type is enforced while the adapter streams
- * the body, and again here.
+ * `POST /{ctl}/{id}/fields/{field}/upload` (docs/field-types.md, "Uploads"): one route per field
+ * whose plugin type has an `upload` handler and that an update form may change (not read-only,
+ * shown on update). Any other field has no route: a 404. The limit of the type is enforced while
+ * the adapter streams the body, and again here.
  */
-export function fieldUploadRoutes(
-  controller: ResolvedController,
-  route: (r: Omit<RouteDefinition, 'permissions'>) => RouteDefinition,
-): RouteDefinition[] {
+export function fieldUploadRoutes(controller: ResolvedController, route: ControllerRoute): RouteDefinition[] {
   const routes: RouteDefinition[] = [];
   for (const field of controller.fields.values()) {
     const type = pluginFieldTypeOf(field.type);
@@ -42,7 +38,7 @@ export function fieldUploadRoutes(
         path: `/${controller.address}/:id/fields/${field.name}/upload`,
         body: 'multipart',
         upload: { field: PLUGIN_UPLOAD_FIELD, maxBytes: type.upload.maxBytes },
-        handler: (req, core) => uploadToField(controller, field, type, req, core),
+        handler: (req, ctx) => uploadToField(controller, field, type, req, ctx),
       }),
     );
   }
@@ -53,11 +49,11 @@ async function uploadToField(
   controller: ResolvedController,
   field: ResolvedField,
   type: PluginFieldType,
-  req: AdminRequest,
-  core: AdminCore,
+  req: AuthedRequest,
+  ctx: OperationContext,
 ): Promise<AdminResponse> {
   const upload = type.upload!;
-  const t = (key: string, params: Record<string, string | number> = {}) => core.strings.t(req.locale, key, params);
+  const t = (key: string, params: Record<string, string | number> = {}) => ctx.t(key, params);
   const id = parseId(req.params.id);
   // Form fields beside the file have no meaning here; name each one.
   const extra = isPlainObject(req.body) ? Object.keys(req.body) : [];
@@ -72,22 +68,20 @@ async function uploadToField(
     throw refuse('backend::upload.extension', { extensions: upload.accept.join(', ') });
 
   // Blobs the handler writes are removed again if the transaction rolls back (nothing is left behind).
-  const recorded = recordingStorage(core.storage);
-  const result = await core.db.orm.em
-    .fork()
-    .transactional(async (txEm) => {
-      const em = txEm as EntityManager;
-      const record = await loadRecord(controller, id, { principal: req.principal!, em }, { lock: true });
+  const recorded = recordingStorage(ctx.services.storage);
+  const result = await ctx
+    .transaction(async (em) => {
+      const record = await loadRecord(controller, id, ctx.scope(em), { lock: true });
       let answer: unknown;
       try {
         answer = await upload.handle(
           { path: file.path, originalName: file.originalName, extension, claimedType: file.claimedType, size: file.size },
           {
             field: field.name,
-            locale: req.locale,
+            locale: ctx.locale,
             options: Object.freeze({ ...(field.config.typeOptions ?? {}) }),
             em,
-            principal: req.principal!,
+            principal: ctx.principal,
             storage: recorded.storage,
             record,
           },
@@ -95,7 +89,7 @@ async function uploadToField(
       } catch (error) {
         // Thrown inside the transaction: a refusal rolls back whatever the handler wrote.
         const refusal = asFieldError(error, type.name, 'upload');
-        throw Validation({ [field.name]: [t(refusal.messageKey, refusal.params)] }, refusal.code);
+        throw Validation({ [field.name]: [t(refusal.messageKey, refusal.params)] }, refusalCode([refusal.code]));
       }
       // Checked before the commit: an answer that cannot be served rolls the handler's writes back.
       if (answer === undefined) return null;
@@ -103,7 +97,7 @@ async function uploadToField(
       return answer;
     })
     .catch(async (error: unknown) => {
-      await core.blobs.discard(recorded.written);
+      await ctx.services.blobs.discard(recorded.written);
       throw error;
     });
   return ok(result);

@@ -1,0 +1,34 @@
+import type { ThrottleConfig } from '../auth/throttle.ts';
+import type { DatabaseConfig } from '../database/config.ts';
+import type { PluginDeclaration } from '../plugins/declaration.ts';
+import type { ResolvedSettingsEnv } from '../settings/env.ts';
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * The checked configuration with its defaults, frozen: plain data is a frozen deep copy, `plugins`
+ * a frozen list of the host's definitions; `logger` and class instances are the host's own.
+ * `resolveConfig` (and `AdminCore.config`) keep the plugins as `PluginDefinition`s; the services
+ * see them as `PluginDeclaration`s, which do not name the request context.
+ */
+export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclaration> {
+  readonly prefix: string;
+  readonly apiBase: string;
+  readonly cookieSecure: boolean;
+  readonly production: boolean;
+  readonly database: DatabaseConfig;
+  readonly secret: string;
+  readonly locales: readonly string[];
+  readonly fallbackLocale: string;
+  readonly plugins: readonly Plugin[];
+  readonly sessionTtlSeconds: number;
+  readonly throttle: Readonly<ThrottleConfig>;
+  readonly themes: readonly string[];
+  readonly logger: Logger;
+  /** Env-supplied settings secrets by code and field (unset ones dropped). */
+  readonly settingsEnv: ResolvedSettingsEnv;
+}

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthService } from '../auth/service.ts';
+import type { ResolvedConfig } from '../config/resolved.ts';
+import type { ResolvedController } from '../controllers/resolve.ts';
+import type { FieldType } from '../fields/types.ts';
+import type { Strings } from '../i18n/strings.ts';
+import type { RegistryWith } from '../plugins/registry.ts';
+import type { PluginAssets } from '../assets/index.ts';
+import type { RegisteredSettings } from '../settings/types.ts';
+import type { SettingsService } from '../settings/service.ts';
+import type { BlobJanitor } from '../storage/janitor.ts';
+import type { Storage } from '../storage/storage.ts';
+
+/**
+ * The plugin registry with the capabilities the composition root passes in: plugin client files,
+ * plugin field types by alias and settings entries by code.
+ */
+export type AdminRegistry = RegistryWith<{
+  assets: PluginAssets;
+  fieldTypes: ReadonlyMap<string, FieldType>;
+  settings: ReadonlyMap<string, RegisteredSettings>;
+}>;
+
+/**
+ * What every operation may use, described without the composition root: `AdminCore` implements
+ * it and sits on top of the features, which import this interface, never `core.ts`
+ * (docs/architecture.md, "Layers").
+ */
+export interface AdminServices {
+  readonly config: ResolvedConfig;
+  readonly registry: AdminRegistry;
+  readonly strings: Strings;
+  readonly auth: AuthService;
+  readonly settings: SettingsService;
+  readonly storage: Storage;
+  readonly blobs: BlobJanitor;
+  /** Every controller with an entity, checked against the ORM's metadata at start-up. */
+  readonly controllers: ReadonlyMap<string, ResolvedController>;
+  /** The built-in field types and the plugins' ones, by `type` value. */
+  readonly fieldTypes: ReadonlyMap<string, FieldType>;
+  /** A fresh entity manager (its own unit of work). */
+  em(): EntityManager;
+}
