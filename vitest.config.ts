@@ -20,7 +20,6 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'admin-core', include: ['packages/admin-core/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'admin-koa', include: ['packages/admin-koa/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'journal', include: ['packages/journal/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'example-blog', include: ['examples/blog/test/**/*.test.ts'] } },
     ],
   },

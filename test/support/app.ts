@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import supertest from 'supertest';
-import { hashPassword, type AdminConfig, type AdminCore, type PermissionMap } from '@cms/admin-core';
+import { hashPassword, type AdminConfig, type PermissionMap } from '@cms/admin-core';
+import type { AdminCore } from '@cms/admin-core/adapter';
+import { nodeListener } from '@cms/admin-core/node';
 import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
-import { plugins } from '../../examples/blog/src/plugins/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { silentLogger } from './template.ts';
 
@@ -23,7 +25,7 @@ export interface TestAdmin {
   admin: KoaAdmin;
   core: AdminCore;
   db: TestDatabase;
-  /** supertest against the host app's callback. */
+  /** supertest against the host app's callback (or the node:http server, `adapter: 'node'`). */
   http: ReturnType<typeof supertest>;
   /** Every SQL statement run since the start (clear it with `queries.length = 0`). */
   queries: string[];
@@ -47,8 +49,19 @@ export interface TestAdmin {
 
 let counter = 0;
 
-/** A host Koa app with the admin mounted on a fresh database, as the example app mounts it. */
-export async function startTestAdmin(overrides: Partial<AdminConfig> = {}): Promise<TestAdmin> {
+export interface TestAdminOptions extends Partial<AdminConfig> {
+  /**
+   * `koa` (default): a host Koa app with the admin mounted, as the example app mounts it. `node`:
+   * the same admin served by the plain `node:http` adapter (`@cms/admin-core/node`).
+   */
+  adapter?: 'koa' | 'node';
+}
+
+/**
+ * The admin on a fresh database, served through one of the adapters. No plugin but the core's unless
+ * `plugins` says so (the example app's tests mount its plugins with `startBlogAdmin`).
+ */
+export async function startTestAdmin({ adapter = 'koa', ...overrides }: TestAdminOptions = {}): Promise<TestAdmin> {
   const db = await createTestDatabase();
   const storageRoot = await mkdtemp(join(tmpdir(), 'cms-storage-'));
   const queries: string[] = [];
@@ -61,7 +74,7 @@ export async function startTestAdmin(overrides: Partial<AdminConfig> = {}): Prom
         backend: { cookie_secure: true },
         locales: ['en', 'de'],
         fallbackLocale: 'en',
-        plugins,
+        plugins: [],
         storage: { root: storageRoot },
         logger: silentLogger,
         ...overrides,
@@ -75,7 +88,7 @@ export async function startTestAdmin(overrides: Partial<AdminConfig> = {}): Prom
   }
   const app = new Koa();
   app.use(admin.middleware);
-  const http = supertest(app.callback());
+  const http = supertest(adapter === 'node' ? createServer(nodeListener(admin.core)) : app.callback());
   const core = admin.core;
   const sql = <T>(query: string, params: unknown[] = []) => core.db.orm.em.fork().execute(query, params) as Promise<T[]>;
 

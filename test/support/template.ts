@@ -1,4 +1,5 @@
-import { AdminCore, type DatabaseConfig } from '@cms/admin-core';
+import type { DatabaseConfig } from '@cms/admin-core';
+import { AdminCore } from '@cms/admin-core/adapter';
 import { plugins } from '../../examples/blog/src/plugins/index.ts';
 
 /** Runs every migration (core and the example app's plugins) into a fresh database. */

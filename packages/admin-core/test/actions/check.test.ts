@@ -1,15 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  AdminCore,
-  ConfigError,
-  checkActions,
-  defineActions,
-  defineController,
-  definePlugin,
-  type ActionContext,
-  type ControllerConfig,
-} from '../../src/index.ts';
+import { AdminCore } from '../../src/adapter.ts';
+import { checkActions } from '../../src/behaviors/actions/check.ts';
+import { ConfigError, defineActions, defineController, definePlugin, type ActionContext, type ControllerConfig } from '../../src/index.ts';
 import type { At } from '../../src/controllers/check-list.ts';
 
 /*

@@ -120,4 +120,54 @@ describe('resolveConfig', () => {
     refuse({ ...base(), sessionTtlSeconds: 10 }, /key "sessionTtlSeconds"/);
     refuse({ ...base(), throttle: { login: { max: 0, windowSeconds: 60 } } }, /key "throttle\.login"/);
   });
+
+  it("answers a deep-frozen copy of the plain data, keeping the host's objects as they are", () => {
+    class FakePglite {
+      open = true;
+    }
+    const pglite = new FakePglite();
+    const logger = { info() {}, warn() {}, error() {} };
+    const plugin = { vendor: 'acme', name: 'shop', permissions: [{ code: 'acme.shop.manage', label: 'Manage' }] };
+    const input = {
+      ...base(),
+      database: { embedded: { dataDir: '/tmp/unused', pglite: pglite as never } },
+      locales: ['en', 'de'],
+      themes: ['light'],
+      throttle: { login: { max: 3, windowSeconds: 60 } },
+      plugins: [plugin],
+      logger,
+    };
+    const config = resolveConfig(input);
+    // Every plain object and array reachable from the answer is frozen, except inside the
+    // host's objects: plugin definitions (the registry freezes its copies), the logger, a PGlite.
+    const hostObjects = new Set<unknown>([plugin, logger, pglite]);
+    const unfrozen: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (typeof value !== 'object' || value === null || hostObjects.has(value)) return;
+      if (!Object.isFrozen(value)) unfrozen.push(path);
+      for (const [key, item] of Object.entries(value)) walk(item, `${path}.${key}`);
+    };
+    walk(config, 'config');
+    expect(unfrozen).toEqual([]);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.throttle.login)).toBe(true);
+    expect(Object.isFrozen((config.database as { embedded: object }).embedded)).toBe(true);
+    // Copies: the host's arrays and objects stay its own and changing them changes nothing.
+    expect(config.locales).not.toBe(input.locales);
+    expect(config.database).not.toBe(input.database);
+    input.locales.push('fr');
+    input.throttle.login.max = 99;
+    expect(config.locales).toEqual(['en', 'de']);
+    expect(config.throttle.login.max).toBe(3);
+    expect(() => (config.locales as string[]).push('it')).toThrow(TypeError);
+    expect(() => Object.assign(config, { prefix: '/other' })).toThrow(TypeError);
+    // Not copied, not frozen: class instances, the logger and the plugin definitions.
+    expect((config.database as { embedded: { pglite: unknown } }).embedded.pglite).toBe(pglite);
+    expect(Object.isFrozen(pglite)).toBe(false);
+    expect(config.logger).toBe(logger);
+    expect(Object.isFrozen(logger)).toBe(false);
+    expect(config.plugins).toEqual([plugin]);
+    expect(config.plugins[0]).toBe(plugin);
+    expect(Object.isFrozen(plugin)).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { AdminCore, ConfigError, defineController, definePlugin, type ControllerConfig } from '../../src/index.ts';
+import { AdminCore } from '../../src/adapter.ts';
+import { ConfigError, defineController, definePlugin, type ControllerConfig } from '../../src/index.ts';
 
 /*
  * Start-up validation of controllers (issue 3, "Plugin author API"). `AdminCore.create` checks

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
-import { AdminCore, ConfigError, type ControllerConfig } from '../../src/index.ts';
+import { AdminCore } from '../../src/adapter.ts';
+import { ConfigError, type ControllerConfig } from '../../src/index.ts';
 import { definePlugin } from '../../src/plugins/define.ts';
 
 /*

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { journalPlugin } from '../../../journal/src/plugin.ts';
+import { journalPlugin } from '../../../journal/src/index.ts';
 import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
 import { backendPlugin } from '../../src/backend-plugin.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { definePlugin, type PluginDefinition } from '../../src/plugins/define.ts';
-import { mayMatchPrefix, Registry } from '../../src/plugins/registry.ts';
+import { mayMatchPrefix } from '../../src/plugins/checks.ts';
+import { registerPlugins } from '../../src/testing.ts';
 
 const handler = () => ({ status: 200 });
 const plugin = (patch: Partial<PluginDefinition> = {}): PluginDefinition => ({ vendor: 'acme', name: 'shop', ...patch });
-const build = (plugins: unknown[], prefix = '/backend') => new Registry(plugins as PluginDefinition[], { prefix });
+const build = (plugins: unknown[], prefix = '/backend') => registerPlugins(plugins as PluginDefinition[], { prefix });
 const refuse = (plugins: unknown[], pattern: RegExp, prefix = '/backend') => {
   let error: unknown;
   try {

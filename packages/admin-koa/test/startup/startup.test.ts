@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, definePlugin, type AdminConfig } from '@cms/admin-core';
 import { createAdmin } from '@cms/admin-koa';
-import { plugins } from '../../../../examples/blog/src/plugins/index.ts';
 import { startTestAdmin, TEST_SECRET } from '../../../../test/support/app.ts';
 import { silentLogger } from '../../../../test/support/template.ts';
 
@@ -9,6 +8,7 @@ import { silentLogger } from '../../../../test/support/template.ts';
 const unreachable: AdminConfig = { secret: TEST_SECRET, database: { url: 'postgres://postgres@127.0.0.1:1/none' }, logger: silentLogger };
 
 const handler = () => ({ status: 200, body: { data: 'ok', meta: {} } });
+const twice = definePlugin({ vendor: 'acme', name: 'twice' });
 
 describe('start-up checks reach the host through createAdmin', () => {
   it.each([
@@ -34,7 +34,7 @@ describe('start-up checks reach the host through createAdmin', () => {
       },
       /plugin "acme\.x", key "routes \/Backend\/hook": a plugin route may not be at or under the admin prefix/,
     ],
-    [{ plugins: [...plugins, plugins[0]] }, /plugin "cms\.journal": the plugin is registered twice/],
+    [{ plugins: [twice, twice] }, /plugin "acme\.twice": the plugin is registered twice/],
   ])('refuses %j before touching the database', async (patch, pattern) => {
     const config = { ...unreachable, ...patch } as AdminConfig;
     const error = await createAdmin(config).then(
@@ -46,12 +46,11 @@ describe('start-up checks reach the host through createAdmin', () => {
   });
 
   it('a refused plugin leaves the test database closed (harness path) and a valid neighbour starts', async () => {
-    await expect(startTestAdmin({ plugins: [...plugins, definePlugin({ vendor: 'api', name: 'x' })] })).rejects.toThrow(
+    await expect(startTestAdmin({ plugins: [definePlugin({ vendor: 'api', name: 'x' })] })).rejects.toThrow(
       /plugin "api\.x", key "vendor"/,
     );
     const ok = await startTestAdmin({
       plugins: [
-        ...plugins,
         definePlugin({ vendor: 'acme', name: 'hooks', routes: [{ method: 'GET', path: '/backendx/hook', auth: 'public', handler }] }),
       ],
     });

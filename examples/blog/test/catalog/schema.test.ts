@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
+import { plugins } from '../../src/plugins/index.ts';
+import { Product, Storefront } from '../../src/plugins/catalog/entities.ts';
+import { seedCatalogDemo } from '../../src/plugins/catalog/demo.ts';
+import { columnsOf, expectSqlError } from '../support/schema.ts';
+
+/** The example app's `acme/catalog` data: its tables, their ORM mapping and the demo seed. */
+describe('catalog tables', () => {
+  let t: TestAdmin;
+  beforeAll(async () => {
+    t = await startTestAdmin({ plugins });
+  });
+  afterAll(() => t.close());
+
+  it('records its migration in cms_migrations', async () => {
+    const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'acme.catalog/%' order by id`);
+    expect(rows.map((r) => r.name)).toEqual(['acme.catalog/0001-init']);
+  });
+
+  it('creates acme_catalog_products with money columns that hold the field limits', async () => {
+    const columns = await columnsOf(t, 'acme_catalog_products');
+    expect(Object.keys(columns)).toEqual([
+      'id',
+      'name',
+      'sku',
+      'currency',
+      'price',
+      'cost',
+      'release_date',
+      'features',
+      'color',
+      'sort_order',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(columns.currency).toMatchObject({ data_type: 'character varying', character_maximum_length: 3, is_nullable: 'NO' });
+    expect(columns.price).toMatchObject({ data_type: 'numeric', numeric_precision: 9, numeric_scale: 2, is_nullable: 'YES' });
+    expect(columns.cost).toMatchObject({ data_type: 'numeric', numeric_precision: 19, numeric_scale: 4, is_nullable: 'YES' });
+    expect(columns.release_date).toMatchObject({ data_type: 'date', is_nullable: 'YES' });
+    expect(columns.features).toMatchObject({ data_type: 'jsonb', is_nullable: 'NO' });
+    expect(columns.color).toMatchObject({ data_type: 'character varying', character_maximum_length: 7, is_nullable: 'YES' });
+    expect(columns.sort_order).toMatchObject({ data_type: 'integer', is_nullable: 'NO' });
+
+    await t.sql(`insert into acme_catalog_products (name, sku, price, cost) values ('Max', 'MAX', 1000000.00, 99999999999999.9999)`);
+    const [row] = await t.sql<{ price: string; cost: string; currency: string; features: unknown }>(
+      `select price, cost, currency, features from acme_catalog_products where sku = 'MAX'`,
+    );
+    expect(row).toEqual({ price: '1000000.00', cost: '99999999999999.9999', currency: 'EUR', features: [] });
+    await expectSqlError(
+      t.sql(`insert into acme_catalog_products (name, sku, currency) values ('x', 'GBP', 'GBP')`),
+      /acme_catalog_products_currency_check/,
+    );
+    await expectSqlError(t.sql(`insert into acme_catalog_products (name, sku) values ('x', 'MAX')`), /acme_catalog_products_sku_unique/);
+    await expectSqlError(
+      t.sql(`insert into acme_catalog_products (name, sku, price) values ('x', 'BIG', 10000000)`),
+      /numeric field overflow/,
+    );
+    await t.sql(`delete from acme_catalog_products where sku = 'MAX'`);
+  });
+
+  it('creates acme_catalog_storefront', async () => {
+    const columns = await columnsOf(t, 'acme_catalog_storefront');
+    expect(Object.keys(columns)).toEqual(['id', 'name', 'tagline']);
+  });
+
+  it('maps decimals to strings and dates to YYYY-MM-DD through the ORM', async () => {
+    const em = t.core.db.orm.em.fork();
+    const product = em.create(Product, { name: 'Probe', sku: 'PROBE', price: '12.30', cost: '1.2345', release_date: '2024-02-29' });
+    await em.flush();
+    const loaded = await t.core.db.orm.em.fork().findOneOrFail(Product, product.id);
+    expect(loaded).toMatchObject({
+      price: '12.30',
+      cost: '1.2345',
+      release_date: '2024-02-29',
+      currency: 'EUR',
+      features: [],
+      color: null,
+      sort_order: 0,
+    });
+    await t.sql('delete from acme_catalog_products where id = ?', [product.id]);
+  });
+
+  it('seeds the demo once', async () => {
+    const first = await seedCatalogDemo(t.core.db.orm.em.fork());
+    expect(first.seeded).toBe(true);
+    expect(first.products).toBeGreaterThanOrEqual(5);
+    expect(first.storefronts).toBe(1);
+    const second = await seedCatalogDemo(t.core.db.orm.em.fork());
+    expect(second).toEqual({ seeded: false, products: 0, storefronts: 0 });
+
+    const em = t.core.db.orm.em.fork();
+    expect(await em.count(Product)).toBe(first.products);
+    expect(await em.count(Storefront)).toBe(1);
+    const products = await em.find(Product, {}, { orderBy: { sort_order: 'asc' } });
+    expect(new Set(products.map((p) => p.currency))).toEqual(new Set(['EUR', 'USD']));
+    expect(products.map((p) => p.sort_order)).toEqual(products.map((_, i) => i + 1));
+    const raw = await t.sql<{ kind: string }>('select distinct jsonb_typeof(features) as kind from acme_catalog_products');
+    expect(raw).toEqual([{ kind: 'array' }]);
+  });
+});

@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The three entry points of `@cms/admin-core` (docs/architecture.md, "Public surface"): the
+ * names each exports are listed here on purpose, so that a change to the surface is a change to
+ * this test. Values are read from the loaded module; type-only names from the entry's export
+ * lists, which must name every export (no `export *`).
+ */
+
+const ENTRIES = {
+  '@cms/admin-core': { file: 'index.ts', load: () => import('../src/index.ts') },
+  '@cms/admin-core/adapter': { file: 'adapter.ts', load: () => import('../src/adapter.ts') },
+  '@cms/admin-core/testing': { file: 'testing.ts', load: () => import('../src/testing.ts') },
+} as const;
+
+const EXPECTED: Record<keyof typeof ENTRIES, { values: string[]; types: string[] }> = {
+  '@cms/admin-core': {
+    values: [
+      'ACTION_DATA_MAX_BYTES',
+      'ASSETS_TOTAL_MAX_BYTES',
+      'ASSET_MAX_BYTES',
+      'Admin',
+      'AdminError',
+      'BUILTIN_TOOLBAR_BUTTONS',
+      'ConfigError',
+      'Conflict',
+      'ERROR_CODES',
+      'FieldError',
+      'Forbidden',
+      'MANAGE_ADMINS',
+      'MIN_PASSWORD_LENGTH',
+      'Migration',
+      'NO_ROWS',
+      'NotFound',
+      'PARTIAL_LIMITS',
+      'PLUGIN_UPLOAD_MAX_BYTES',
+      'ROW_STATES',
+      'TooManyRequests',
+      'Unauthorized',
+      'Validation',
+      'WIDGET_PAYLOAD_MAX_BYTES',
+      'consoleLogger',
+      'defineActions',
+      'defineController',
+      'definePlugin',
+      'definePluginFieldType',
+      'hasPermission',
+      'hasPermissions',
+      'hashPassword',
+      'isAdminError',
+      'isPlainObject',
+      'mergeStringTables',
+      'ok',
+      'partialMarkdown',
+    ],
+    types: [
+      'ActionContext',
+      'ActionOutcome',
+      'AdminConfig',
+      'AdminMetadata',
+      'AdminRequest',
+      'AdminResponse',
+      'AdminServices',
+      'AuthedRequest',
+      'BulkActionDefinition',
+      'BulkActionOutcome',
+      'Condition',
+      'ControllerActions',
+      'ControllerConfig',
+      'ControllerDefinition',
+      'ControllerHooks',
+      'DatabaseConfig',
+      'ErrorCode',
+      'ErrorDetails',
+      'ErrorKind',
+      'FieldConfig',
+      'FieldNotice',
+      'FormConfig',
+      'IAdmin',
+      'ListColumnConfig',
+      'ListConfig',
+      'ListFilterConfig',
+      'Logger',
+      'MarkdownBudget',
+      'Message',
+      'Messages',
+      'NavigationDefinition',
+      'OperationContext',
+      'PartialConfig',
+      'PartialContext',
+      'PartialNode',
+      'PartialView',
+      'PermissionDefinition',
+      'PermissionMap',
+      'PluginAssetsDefinition',
+      'PluginDefinition',
+      'PluginErrorCode',
+      'PluginFieldDecodeContext',
+      'PluginFieldEncodeContext',
+      'PluginFieldOption',
+      'PluginFieldTypeDefinition',
+      'PluginFieldUpload',
+      'PluginFieldUploadContext',
+      'PluginRouteDefinition',
+      'PluginUploadedFile',
+      'PluralForms',
+      'Principal',
+      'PrincipalAdmin',
+      'RecordActionDefinition',
+      'RequestContext',
+      'RowState',
+      'SaveContext',
+      'Scope',
+      'ScopeContext',
+      'SettingsConfig',
+      'SettingsDefinition',
+      'SettingsEnv',
+      'SettingsFormDefinition',
+      'SettingsService',
+      'Storage',
+      'StringTable',
+      'ThrottleConfig',
+      'ToolbarActionDefinition',
+      'WidgetActionDefinition',
+      'WidgetActionInput',
+      'WidgetActionOutcome',
+    ],
+  },
+  '@cms/admin-core/adapter': {
+    values: [
+      'AdminCore',
+      'JSON_LIMIT_BYTES',
+      'SESSION_COOKIE',
+      'ok',
+      'presentedToken',
+      'readCookie',
+      'renderShell',
+      'runRoute',
+      'serializeCookie',
+      'shellSecurityHeaders',
+      'toErrorResponse',
+    ],
+    types: [
+      'AdapterRequest',
+      'AdapterResponse',
+      'AdminConfig',
+      'AdminRegistry',
+      'AdminRequest',
+      'AdminResponse',
+      'AuthedRequest',
+      'CookieInstruction',
+      'CoreOptions',
+      'ErrorBody',
+      'HttpMethod',
+      'PublicRouteHandler',
+      'RegisteredController',
+      'Registry',
+      'RouteDefinition',
+      'RouteHandler',
+      'UploadedFile',
+    ],
+  },
+  '@cms/admin-core/testing': {
+    values: [
+      'BUILTIN_FIELD_TYPES',
+      'BUILTIN_FIELD_TYPE_NAMES',
+      'LAB_ASSETS',
+      'LAB_ITEMS',
+      'MARKDOWN_PREVIEW_MAX_INPUT_BYTES',
+      'MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES',
+      'NOTES',
+      'NOTES_PERMISSION',
+      'PluginAssets',
+      'SETTINGS_FIELD_TYPES',
+      'SecretBox',
+      'actionsPlugin',
+      'backendPlugin',
+      'enginePlugin',
+      'isPluginFieldType',
+      'labPlugin',
+      'newBlobKey',
+      'partialsPlugin',
+      'pluginFieldTypeOf',
+      'prefsPlugin',
+      'previewMarkdown',
+      'registerPlugins',
+      'resolveConfig',
+      'secretContext',
+    ],
+    types: [],
+  },
+};
+
+/** The names an entry's `export { … } from` and `export type { … } from` lists declare. */
+function declaredExports(source: string): { values: Set<string>; types: Set<string> } {
+  const values = new Set<string>();
+  const types = new Set<string>();
+  for (const statement of source.match(/^export\b[^;]*;/gm) ?? []) {
+    const list = /^export\s+(type\s+)?\{([^}]*)\}(?:\s+from\s+'[^']+')?;$/.exec(statement);
+    if (!list) throw new Error(`An entry point lists its exports by name; found: ${statement}`);
+    for (const item of list[2]!
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const name = item
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!;
+      (list[1] || item.startsWith('type ') ? types : values).add(name);
+    }
+  }
+  return { values, types };
+}
+
+const sorted = (names: Iterable<string>) => [...names].sort();
+
+describe('the public surface of @cms/admin-core', () => {
+  it.each(Object.keys(ENTRIES) as Array<keyof typeof ENTRIES>)('%s exports exactly the listed names', async (entry) => {
+    const { file, load } = ENTRIES[entry];
+    const source = readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8');
+    const declared = declaredExports(source);
+    const values = sorted(Object.keys(await load()));
+    expect(values).toEqual(sorted(declared.values));
+    expect({ values, types: sorted([...declared.types].filter((name) => !declared.values.has(name))) }).toEqual({
+      values: sorted(EXPECTED[entry].values),
+      types: sorted(EXPECTED[entry].types),
+    });
+  });
+});
