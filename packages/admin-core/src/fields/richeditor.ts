@@ -1,6 +1,15 @@
-import { checkLength, checkRequired, invalid, mayBeNull } from './common.ts';
-import { sanitizeRichText } from './sanitize.ts';
+import { checkLength, checkRequired, configError, invalid, mayBeNull } from './common.ts';
+import { MarkupLimitError, sanitizeMarkup } from './sanitize.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType } from './types.ts';
+
+/** The most a richeditor or markdown value may hold without `maxBytes`, in UTF-8 bytes (docs/field-types.md). */
+export const MARKUP_FIELD_MAX_BYTES = 512 * 1024;
+/** The largest `maxBytes` a field may declare: a JSON body is at most 1 MiB anyway. */
+export const MARKUP_FIELD_MAX_BYTES_LIMIT = 1024 * 1024;
+
+/** `512 KiB`, `1 MiB`, `100 bytes`: the limit as the message says it. */
+const formatSize = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
 /** Tells the admin that the saved value differs from what was sent, naming the field by its label. */
 export function noticeSanitized(field: FieldConfig, ctx: FieldDecodeContext): void {
@@ -9,30 +18,48 @@ export function noticeSanitized(field: FieldConfig, ctx: FieldDecodeContext): vo
 }
 
 /**
- * A text field whose value is sanitized on save (rich text, markdown): a notice when the
- * sanitizer changed something, and `required` checked again on what is left.
+ * A text field whose value is sanitized on save (rich text, markdown: docs/security.md, "Markup
+ * sanitizing"): refused above `maxBytes` before any parsing, cleaned (in the markup worker when
+ * large), a notice when the sanitizer changed something, and `required` checked again on what is left.
  */
-export function sanitizedTextField(name: string, sanitize: (value: string) => { clean: string; changed: boolean }): FieldType {
+export function sanitizedTextField(name: string, kind: 'html' | 'markdown'): FieldType {
   return {
     name,
     storage: 'column',
-    decode(value, field, ctx) {
+    keys: ['maxBytes'],
+    check(field, ctx) {
+      const max = field.maxBytes;
+      if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= MARKUP_FIELD_MAX_BYTES_LIMIT)) {
+        throw configError(
+          ctx,
+          'maxBytes',
+          `${JSON.stringify(max)} is not a size from 1 to ${MARKUP_FIELD_MAX_BYTES_LIMIT} bytes`,
+          `Use a whole number of UTF-8 bytes, at most ${MARKUP_FIELD_MAX_BYTES_LIMIT} (1 MiB); the default is ${MARKUP_FIELD_MAX_BYTES}.`,
+        );
+      }
+    },
+    async decode(value, field, ctx) {
       checkRequired(value, field);
       if (value === undefined) return undefined;
       if (value === null) return mayBeNull(ctx) ? null : '';
       if (typeof value !== 'string') throw invalid('backend::validation.string');
-      const { clean, changed } = sanitize(value);
-      if (changed) noticeSanitized(field, ctx);
-      checkRequired(clean, field); // nothing left once the disallowed markup is gone
-      checkLength(clean, ctx);
-      return clean;
+      const max = field.maxBytes ?? MARKUP_FIELD_MAX_BYTES;
+      if (Buffer.byteLength(value, 'utf8') > max) throw invalid('backend::fields.markup.too_long', { size: formatSize(max) });
+      let result: { text: string; changed: boolean };
+      try {
+        result = await sanitizeMarkup({ kind, input: value });
+      } catch (error) {
+        if (error instanceof MarkupLimitError) throw invalid('backend::fields.markup.too_complex');
+        throw error;
+      }
+      if (result.changed) noticeSanitized(field, ctx);
+      checkRequired(result.text, field); // nothing left once the disallowed markup is gone
+      checkLength(result.text, ctx);
+      return result.text;
     },
     encode: (value) => (value === undefined || value === null ? null : String(value)),
   };
 }
 
-/** HTML from the rich editor, sanitized on save (see `sanitizeRichText`). */
-export const richeditorField: FieldType = sanitizedTextField('richeditor', (value) => {
-  const { html, removed } = sanitizeRichText(value);
-  return { clean: html, changed: removed };
-});
+/** HTML from the rich editor, sanitized on save and stored as the sanitizer serialises it. */
+export const richeditorField: FieldType = sanitizedTextField('richeditor', 'html');
