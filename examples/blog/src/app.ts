@@ -10,14 +10,17 @@ import { demoLine, seedDemoData } from './demo.ts';
 import { dataPaths, EnvError, readSettings, type AppSettings, type Env } from './env.ts';
 import { plugins } from './plugins/index.ts';
 import { seedSuperuser, type SeedResult } from './seed.ts';
+import { HTTP_TIMEOUTS, listen, logAppErrors, type HostServer, type HttpTimeouts } from './server.ts';
 
 export interface StartOptions {
   /** Use this database instead of the one the environment names (tests pass their own). */
   database?: DatabaseConfig;
   /** Where the ready line and notices go (default: stdout). */
   log?: (line: string) => void;
-  /** The admin's structured logger (default: JSON lines on the console). */
+  /** The admin's structured logger (default: JSON lines on the console); the host's errors go there too. */
   logger?: Logger;
+  /** Other HTTP timeouts than `HTTP_TIMEOUTS` (tests pass short ones). */
+  http?: Partial<HttpTimeouts>;
 }
 
 export interface ExampleApp {
@@ -27,7 +30,10 @@ export interface ExampleApp {
   admin: KoaAdmin;
   settings: AppSettings;
   seed: SeedResult;
-  /** Stops accepting connections, then closes the admin (and the embedded PostgreSQL). */
+  /**
+   * Stops accepting connections and closes the idle and stalled ones at once (requests being
+   * answered get a short grace period), then closes the admin (and the embedded PostgreSQL).
+   */
   close(): Promise<void>;
 }
 
@@ -63,19 +69,17 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey, typesense_url: settings.typesenseUrl } } },
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  let server: Server | undefined;
   try {
     const seed = await seedSuperuser(admin.core, settings.admin);
     // After the superuser: the demo posts get the first live superuser as their author.
     if (settings.demoData) log(demoLine(await seedDemoData(admin.core)));
-    server = await listen(hostApp(admin, settings), settings);
-    const url = `http://${urlHost(settings.host)}:${(server.address() as AddressInfo).port}${admin.core.config.prefix}`;
+    const running = await listen(hostApp(admin, settings), settings.port, settings.host, { ...HTTP_TIMEOUTS, ...options.http });
+    const url = `http://${urlHost(settings.host)}:${(running.server.address() as AddressInfo).port}${admin.core.config.prefix}`;
     log(readyLine(url, seed));
     let closing: Promise<void> | undefined;
-    const running = server;
     return {
       url,
-      server: running,
+      server: running.server,
       admin,
       settings,
       seed,
@@ -89,6 +93,8 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
 
 function hostApp(admin: KoaAdmin, settings: AppSettings): Koa {
   const app = new Koa();
+  // One structured line per error a request causes, never Koa's multi-line stack on the console.
+  logAppErrors(app, admin.core.config.logger);
   // Behind one reverse proxy, the client address (login throttling counts per address) is the
   // last X-Forwarded-For entry, the one the proxy appended: earlier entries are the client's word.
   if (settings.trustProxy) {
@@ -104,22 +110,8 @@ function hostApp(admin: KoaAdmin, settings: AppSettings): Koa {
   return app;
 }
 
-function listen(app: Koa, settings: AppSettings): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(settings.port, settings.host);
-    server.once('listening', () => resolve(server));
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new Error(`Port ${settings.port} on ${settings.host} is in use. Set PORT to another port.`));
-      else reject(error);
-    });
-  });
-}
-
-async function stop(server: Server, admin: KoaAdmin): Promise<void> {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+async function stop(running: HostServer, admin: KoaAdmin): Promise<void> {
+  await running.stop();
   await admin.close();
 }
 

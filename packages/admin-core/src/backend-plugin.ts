@@ -1,16 +1,20 @@
 import { definePlugin } from './plugins/define.ts';
 import { adminsController, MANAGE_ADMINS } from './backend/admins.ts';
 import { rolesController } from './backend/roles.ts';
+import { auditController, VIEW_AUDIT } from './backend/audit.ts';
 
-/** `cms/backend`: the core's own plugin (admins and roles, and the permission that guards them). */
+/** `cms/backend`: the core's own plugin (admins, roles and the audit log, and the permissions that guard them). */
 export { MANAGE_ADMINS };
 
 export const backendPlugin = definePlugin({
   vendor: 'cms',
   name: 'backend',
   description: 'Administrators, roles and permissions',
-  permissions: [{ code: MANAGE_ADMINS, label: 'backend::permissions.manage_admins', tab: 'backend::permissions.tab_system', order: 100 }],
-  controllers: [adminsController, rolesController],
+  permissions: [
+    { code: MANAGE_ADMINS, label: 'backend::permissions.manage_admins', tab: 'backend::permissions.tab_system', order: 100 },
+    { code: VIEW_AUDIT, label: 'backend::permissions.view_audit', tab: 'backend::permissions.tab_system', order: 110 },
+  ],
+  controllers: [adminsController, rolesController, auditController],
   navigation: [
     {
       code: 'system',
@@ -33,6 +37,14 @@ export const backendPlugin = definePlugin({
           controller: 'cms/backend/roles',
           order: 200,
           permissions: [MANAGE_ADMINS],
+        },
+        {
+          code: 'audit',
+          label: 'backend::navigation.audit',
+          icon: 'icon-history',
+          controller: 'cms/backend/audit',
+          order: 300,
+          permissions: [VIEW_AUDIT],
         },
       ],
     },
@@ -58,6 +70,16 @@ export const backendPlugin = definePlugin({
       order: 910,
       permissions: [MANAGE_ADMINS],
       controller: 'cms/backend/roles',
+    },
+    audit: {
+      label: 'backend::settings.audit.label',
+      description: 'backend::settings.audit.description',
+      category: 'backend::settings.category.system',
+      icon: 'icon-history',
+      keywords: ['backend::settings.keywords.audit', 'backend::settings.keywords.history'],
+      order: 920,
+      permissions: [VIEW_AUDIT],
+      controller: 'cms/backend/audit',
     },
   },
 });

@@ -1,4 +1,5 @@
 import { AuthService } from './auth/service.ts';
+import { THROTTLE_SWEEP_INTERVAL_MS } from './auth/throttle.ts';
 import { coreAuthEntities } from './auth/entities.ts';
 import { resolveConfig } from './config/resolve.ts';
 import type { ResolvedConfig } from './config/resolved.ts';
@@ -32,6 +33,8 @@ import { actionStrings } from './behaviors/actions/strings.ts';
 import { partialStrings } from './behaviors/partials/strings.ts';
 import { markdownStrings } from './markdown/index.ts';
 import { SettingsService, settingsEntities, settingsStrings } from './settings/index.ts';
+import { auditEntities } from './audit/entities.ts';
+import { auditStrings } from './audit/strings.ts';
 
 export interface CoreOptions {
   /** Called with every SQL statement (tests count queries with it). */
@@ -59,6 +62,7 @@ export class AdminCore implements AdminServices {
   /** Settings values (docs/settings.md); plugin code reads its settings through it. */
   readonly settings: SettingsService;
   #timer: NodeJS.Timeout | undefined;
+  #sweepTimer: NodeJS.Timeout | undefined;
   readonly #dispatch: Dispatch;
 
   private constructor(
@@ -101,12 +105,12 @@ export class AdminCore implements AdminServices {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = registerPlugins(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings])
+    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings, auditStrings])
       strings.add('backend', table);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     const storage = resolveStorage(input.storage, config.prefix);
     const db = await openDatabase(config.database, {
-      entities: [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...registry.entities],
+      entities: [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...auditEntities, ...registry.entities],
       migrations: [...coreMigrations, ...registry.migrations],
       onQuery: options.onQuery,
     });
@@ -129,6 +133,12 @@ export class AdminCore implements AdminServices {
       core.blobs.retryPending().catch((error: unknown) => config.logger.warn('blob retry failed', { error: String(error) }));
     }, 5 * 60_000);
     core.#timer.unref();
+    // Throttle counters whose window is over (docs/auth.md, "Login throttling"): one SQL delete,
+    // safe on any number of instances.
+    core.#sweepTimer = setInterval(() => {
+      core.auth.throttle.sweep(core.em()).catch((error: unknown) => config.logger.warn('throttle sweep failed', { error: String(error) }));
+    }, THROTTLE_SWEEP_INTERVAL_MS);
+    core.#sweepTimer.unref();
     return core;
   }
 
@@ -151,6 +161,7 @@ export class AdminCore implements AdminServices {
 
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
     await this.db.close();
   }
 }

@@ -19,6 +19,7 @@ export {
   type ControllerConfig,
   type ControllerHooks,
   type FieldConfig,
+  type FieldWriteRule,
   type FormConfig,
   type ListConfig,
   type ListColumnConfig,
@@ -79,6 +80,7 @@ export type { AdminRequest, AdminResponse, AuthedRequest } from './http/types.ts
 export { ok } from './http/envelope.ts';
 export type { Principal, PrincipalAdmin } from './auth/principal.ts';
 export { hasPermission, hasPermissions } from './auth/permissions.ts';
+export { adminsWithPermission } from './auth/permission-scope.ts';
 // Core entities a plugin's entities may relate to (a post's author is an `Admin`).
 export { Admin, type IAdmin, type AdminMetadata, type PermissionMap } from './auth/entities.ts';
 export { MANAGE_ADMINS } from './backend-plugin.ts';

@@ -42,7 +42,10 @@ export const journalSettings: Record<string, SettingsDefinition> = {
           comment: 'cms.journal::settings.fields.rss_limit_comment',
           tab: 'cms.journal::settings.tabs.rss',
           default: 20,
-          attributes: { min: 1, max: 100, step: 1 },
+          // Enforced on save and served in the form (docs/field-types.md, "number").
+          min: 1,
+          max: 100,
+          step: 1,
         },
         search_use_typesense: {
           type: 'dropdown',

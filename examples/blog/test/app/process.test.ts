@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,39 @@ describe('node examples/blog/src/main.ts', () => {
     });
     expect(login.status).toBe(200);
     expect(await stopProcess(running, 'SIGINT')).toEqual({ code: 0, signal: null });
+  }, 60_000);
+
+  it('exits with 0 soon after SIGTERM while clients hold stalled and idle connections', async () => {
+    const running = await startProcess(env);
+    children.push(running.child);
+    const { port } = new URL(running.url);
+    const open = (data: string) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(data);
+      return socket;
+    };
+    const sockets: Socket[] = [
+      // A request head that never ends (slowloris).
+      open('GET /backend HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '),
+      // A body that stops after 9 of its 100 bytes.
+      open(
+        'POST /backend/api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"login":',
+      ),
+      // An idle keep-alive connection after an answer.
+      open('GET /backend/api/v1/lang HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+    ];
+    try {
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 300));
+      const started = Date.now();
+      expect(await stopProcess(running, 'SIGTERM')).toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(4000);
+      // Whatever the cut clients caused is one JSON line each, never a stack trace.
+      const lines = running.output().trim().split('\n').slice(1);
+      for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: 'warn', message: 'client error' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
   }, 60_000);
 
   it('refuses to start in production without APP_SECRET, naming the variable', async () => {

@@ -74,6 +74,8 @@ describe('record routes of a controller', () => {
         { name: 'publish', label: 'Publish' },
         { name: 'archive', label: 'Archive', confirm: 'Archive this post? It stays in the list but is no longer public.', danger: true },
       ],
+      // The version, also the ETag header (docs/controllers.md, "Versions and If-Match").
+      etag: res.headers.etag,
     });
   });
 

@@ -28,7 +28,7 @@ describe('field types on save', () => {
 
   describe('money', () => {
     it('accepts decimal strings and fills the accepted string back unchanged', async () => {
-      for (const price of ['10.5', '10.50', '0', '007.10', '-3.25', '1000000', '1000000.00']) {
+      for (const price of ['10.5', '10.50', '0', '007.10', '1000000', '1000000.00']) {
         const res = await product({ price });
         expect(res.status, price).toBe(200);
         expect(res.body.data.price).toBe(price);
@@ -48,7 +48,8 @@ describe('field types on save', () => {
       expect422(await product({ price: '1.234' }), ['price'], 'money.too_precise');
       expect422(await product({ cost: '1.23456' }), ['cost'], 'money.too_precise');
       expect422(await product({ price: '1000000.01' }), ['price'], 'money.too_large');
-      expect422(await product({ price: '-1000001' }), ['price'], 'money.too_large');
+      // Below the default min "0" (test/catalog/money-min.test.ts).
+      expect422(await product({ price: '-1000001' }), ['price'], 'money.too_small');
       expect422(await product({ cost: '99999999999' }), ['cost'], 'money.too_large');
       // Two different codes in one answer: the generic code, each field named.
       expect422(await product({ price: '1.234', cost: 'x' }), ['cost', 'price']);

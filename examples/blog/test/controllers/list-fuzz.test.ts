@@ -75,6 +75,13 @@ const values = fc.oneof(
       '2024-02-30,',
       ',2024-01-01',
       '2024-01-01',
+      // Days PostgreSQL cannot hold (year 0) and its last one (docs/security.md, "Input limits").
+      '0000-01-01,',
+      ',0000-12-31',
+      '0001-01-01,9999-12-31',
+      ',9999-12-31',
+      'constructor',
+      'toString',
     ),
   },
   { weight: 2, arbitrary: anyText },
@@ -87,6 +94,10 @@ const keys = (filters: string[]) =>
       weight: 1,
       arbitrary: fc.constantFrom(
         'filter[nope]',
+        // Names of Object.prototype are unknown filters like any other (own keys only).
+        'filter[constructor]',
+        'filter[__proto__]',
+        'filter[toString]',
         'filter[]',
         'filter',
         'filter[status][x]',
@@ -138,6 +149,8 @@ describe('list queries under arbitrary parameters', () => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const context = `${ctl}?${query} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
         expect([200, 422], context).toContain(res.status);
+        // A filter named after Object.prototype is unknown: never silently ignored.
+        if (params.some(([key]) => /^filter\[(constructor|__proto__|toString)\]$/.test(key))) expect(res.status, context).toBe(422);
         if (res.status === 422) {
           expect(res.body.error.code, context).toBe('validation_failed');
           const named = Object.keys(res.body.error.details);

@@ -80,6 +80,28 @@ describe('field and filter options', () => {
     expect422(await su.post(POSTS, { title: 'By a ghost', slug: 'ghost', author: gone.id }), ['author']);
   });
 
+  it('the author options offer admins who may access posts, not every admin', async () => {
+    const editorRole = await t.createRole('author_editor', { 'cms.journal.access_posts': 1 });
+    const otherRole = await t.createRole('author_other', { [NOTES_PERMISSION]: 1 });
+    const editor = await signIn(t, { login: 'author_editor', roleId: editorRole });
+    await t.createAdmin({ login: 'author_granted', permissions: { 'cms.journal.access_posts': 1 } });
+    const denied = await t.createAdmin({ login: 'author_denied', roleId: editorRole, permissions: { 'cms.journal.access_posts': -1 } });
+    const stranger = await t.createAdmin({ login: 'author_stranger', roleId: otherRole });
+    const suspended = await t.createAdmin({ login: 'author_suspended', roleId: editorRole });
+    await t.sql('update cms_admins set suspended_at = now() where id = ?', [suspended.id]);
+    const offered = await options(editor, `${POSTS}/fields/author/options`, { search: 'author_', per_page: '100' });
+    expect(offered.data.map((o) => o.label)).toEqual(['author_editor', 'author_granted']);
+    expect(offered.meta.total).toBe(2);
+    // Superusers may access posts: they stay candidates (the demo posts are by the superuser).
+    expect((await options(editor, `${POSTS}/fields/author/options`, { search: 'root_admin' })).data).toEqual([
+      { label: 'root_admin', value: su.id },
+    ]);
+    // Admins without the permission are refused on save like any id out of the relation scope.
+    for (const author of [denied.id, stranger.id, suspended.id])
+      expect422(await editor.post(POSTS, { title: `By ${author}`, slug: `by-${author}`, author }), ['author']);
+    expect((await editor.post(POSTS, { title: 'By the editor', slug: 'by-the-editor', author: editor.id })).status).toBe(201);
+  });
+
   it('only writable relation fields have options: anything else is 404', async () => {
     for (const field of ['title', 'status', 'comments', 'cover_image', 'preview', 'nope', '__proto__']) {
       const res = await su.get(`${POSTS}/fields/${field}/options`);

@@ -203,6 +203,70 @@ describe('save bodies under arbitrary JSON', () => {
     );
   });
 
+  it('deep values, names of Object.prototype and lone surrogates: a 422, never a 500 nor an echo', async () => {
+    // docs/security.md, "Input limits": bodies nest at most 32 levels; lone surrogates are refused.
+    const tables = ['journal_posts', 'journal_posts_categories'];
+    const existing = (await su.post(POSTS, { title: 'Deep target', slug: 'deep-target' })).body.data.id as number;
+    const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const surrogate = fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800');
+    const lone = fc.tuple(fc.string({ maxLength: 8 }), surrogate, fc.string({ maxLength: 8 })).map(([a, s, b]) => a + s + b);
+    /** A value `depth` levels deep (arrays or objects), written as text: JSON.stringify would recurse. */
+    const deep = fc.record({
+      depth: fc.oneof(fc.integer({ min: 1, max: 40 }), fc.constantFrom(30, 31, 32, 5_000, 170_000)),
+      kind: fc.constantFrom('array', 'object'),
+      inner: fc.oneof(
+        fc.constant('1'),
+        lone.map((text) => JSON.stringify(text)),
+      ),
+    });
+    const nest = ({ depth, kind, inner }: { depth: number; kind: string; inner: string }) =>
+      kind === 'array' ? `${'['.repeat(depth)}${inner}${']'.repeat(depth)}` : `${'{"k":'.repeat(depth)}${inner}${'}'.repeat(depth)}`;
+    const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
+    const protoName = fc.constantFrom(...PROTO_NAMES);
+    const field = fc.constantFrom('title', 'slug', 'excerpt', 'content', 'tags', 'categories', 'status', 'author');
+    const body = fc.record({
+      title: fc.oneof(fresh('Deep'), lone),
+      slug: fc.oneof(fresh('deep'), lone),
+      extra: fc.option(fc.tuple(fc.oneof(protoName, field, lone), fc.oneof(junk, lone)), { nil: undefined }),
+      deep: fc.option(fc.tuple(field, deep), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), body, async (create, { title, slug, extra, deep: nested }) => {
+        const object: Record<string, unknown> = { title, slug };
+        if (extra) Object.defineProperty(object, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
+        if (nested) object[nested[0]] = '\u0001deep';
+        const text = (JSON.stringify(object) as string).replace('"\\u0001deep"', nested ? nest(nested[1]) : 'null');
+        const before = await snapshot(t, tables);
+        const res = await su[create ? 'post' : 'put'](create ? POSTS : `${POSTS}/${existing}`)
+          .set('Content-Type', 'application/json')
+          .send(text);
+        const context = `${text.slice(0, 300)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+        expect(res.status, context).toBeLessThan(500);
+        // No lone surrogate is ever answered: the body is refused before anything echoes it.
+        let echoed = false;
+        JSON.stringify(res.body, (key, value) => {
+          if (LONE.test(key) || (typeof value === 'string' && LONE.test(value))) echoed = true;
+          return value;
+        });
+        expect(echoed, context).toBe(false);
+        // The body object is level 1: a field value `depth` levels deep reaches depth + 1.
+        const tooDeep = nested !== undefined && nested[1].depth + 1 > 32;
+        let hasLone = nested !== undefined && nested[1].inner !== '1' && LONE.test(JSON.parse(nested[1].inner) as string);
+        JSON.stringify(object, (key, value) => {
+          if (LONE.test(key) || (typeof value === 'string' && LONE.test(value))) hasLone = true;
+          return value;
+        });
+        if (tooDeep || hasLone || (extra && PROTO_NAMES.includes(extra[0]))) {
+          expect(res.status, context).toBe(422);
+          expect(res.body.error.code, context).toBe('validation_failed');
+        }
+        if (tooDeep) expect(Object.keys(res.body.error.details), context).toEqual(['body']);
+        if (res.status >= 400) expect(await snapshot(t, tables), context).toEqual(before);
+      }),
+      { numRuns: 150, seed: SEED },
+    );
+  });
+
   it('logged no unexpected error, and really saved (not only refused) on every controller', () => {
     expect(errors).toEqual([]);
     for (const tally of [

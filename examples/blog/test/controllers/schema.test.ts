@@ -96,11 +96,13 @@ const FORM_FIELD_KEYS = new Set([
   'typeOptions',
   'element',
   'translatable',
-  // Type-specific extras served by built-in types: money and permissioneditor.
+  // Type-specific extras served by built-in types: money, number and permissioneditor.
   'currency',
   'currencyFrom',
   'scale',
+  'min',
   'max',
+  'step',
   'permissionTabs',
 ]);
 

@@ -26,7 +26,10 @@ describe('a singleton controller', () => {
     ]);
     for (const res of answers) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toEqual({ data: { id: expect.any(Number), name: '', tagline: null }, meta: { labels: {}, actions: [] } });
+      expect(res.body).toEqual({
+        data: { id: expect.any(Number), name: '', tagline: null },
+        meta: { labels: {}, actions: [], etag: res.headers.etag },
+      });
     }
     const stored = await rows();
     expect(stored).toHaveLength(1);

@@ -107,6 +107,32 @@ describe('the Typesense client', () => {
     expect(await failure({ url: 'not a url' })).toMatch(/not a valid URL/);
     expect(await failure({ apiKey: '' })).toMatch(/no Typesense API key/);
   });
+
+  it('follows no redirect: the API key and the posts never reach another origin', async () => {
+    // A first stub answers every request with a redirect to a second one, which counts what it gets.
+    const elsewhere = await fakeTypesense();
+    let status = 307;
+    const redirector = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(status, { Location: `${elsewhere.url}${req.url}` }).end());
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+      for (status of [301, 302, 303, 307, 308]) {
+        const error = await upsertDocuments({ url, apiKey: 'secret-key', timeoutMs: 1000 }, 'posts', documents).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(TypesenseError);
+        expect((error as Error).message).toBe(
+          `Typesense answered a redirect (HTTP ${status}), which is not followed: set the engine's own URL`,
+        );
+        expect((error as Error).message).not.toContain(elsewhere.url);
+      }
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+      await elsewhere.close();
+    }
+  });
 });
 
 describe('journal post actions', () => {

@@ -75,7 +75,7 @@ describe('GET /navigation', () => {
 
   it('shows a superuser journal, catalog and system, ordered by `order`, with side menus', async () => {
     const data = await navigation(await tokenFor({ isSuperuser: true }));
-    expect(codes(data)).toEqual(['journal:posts,categories', 'catalog:products,storefront', 'system:admins,roles']);
+    expect(codes(data)).toEqual(['journal:posts,categories', 'catalog:products,storefront', 'system:admins,roles,audit']);
     expect(data[0]).toEqual({
       code: 'journal',
       controller: 'cms/journal/posts',
@@ -88,7 +88,7 @@ describe('GET /navigation', () => {
       ],
     });
     expect(data[2]!.controller).toBe('');
-    expect(data[2]!.sideMenu.map((item) => item.label)).toEqual(['Administrators', 'Roles']);
+    expect(data[2]!.sideMenu.map((item) => item.label)).toEqual(['Administrators', 'Roles', 'Audit log']);
   });
 
   it('shows an admin with only access_posts the journal with the posts item alone', async () => {
@@ -128,7 +128,7 @@ describe('GET /navigation', () => {
     const de = await navigation(token, 'de-DE');
     expect(de.map((entry) => entry.label)).toEqual(['Journal', 'Katalog', 'System']);
     expect(de[0]!.sideMenu.map((item) => item.label)).toEqual(['Beiträge', 'Kategorien']);
-    expect(de[2]!.sideMenu.map((item) => item.label)).toEqual(['Administratoren', 'Rollen']);
+    expect(de[2]!.sideMenu.map((item) => item.label)).toEqual(['Administratoren', 'Rollen', 'Protokoll']);
     const admin = await t.createAdmin({ isSuperuser: true });
     await t.sql('update cms_admins set metadata = ? where id = ?', [JSON.stringify({ admin_locale: 'de' }), admin.id]);
     const preferred = await navigation(await t.login(admin.login, admin.password), 'en');
@@ -159,7 +159,7 @@ describe('GET /navigation', () => {
         'journal:posts,categories',
         'catalog:products,storefront',
         'plain:',
-        'system:admins,roles',
+        'system:admins,roles,audit',
       ]);
       expect(data.find((entry) => entry.code === 'plain')!.order).toBe(500);
     });

@@ -12,9 +12,11 @@ import {
   sanitizeFileName,
   sniffImage,
   type SniffedImage,
+  withoutMetadata,
 } from '../storage/images.ts';
 import { newBlobKey } from '../storage/storage.ts';
 import { AVATAR_ATTACHMENT, AVATAR_FIELD, avatarThumbKey, type AvatarUrls } from './profile.ts';
+import { recordAudit } from '../audit/record.ts';
 
 /** The avatar size limit: 2 MiB; exactly 2 MiB is accepted. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -31,7 +33,8 @@ interface AvatarImage {
 /**
  * The image guard: exactly one file in `file_data`, at most 2 MiB, named with an image
  * extension, whose content is an image by its magic bytes and decodes. The stored type comes
- * from the content, never from the name or the claimed type.
+ * from the content, never from the name or the claimed type. What is stored is the image
+ * re-encoded without its metadata (no EXIF names or GPS), upright by its orientation.
  */
 export async function readAvatarUpload(files: UploadedFile[], ctx: RequestContext): Promise<AvatarImage> {
   const refuse = (key: string, params: Record<string, string | number> = {}) =>
@@ -45,15 +48,17 @@ export async function readAvatarUpload(files: UploadedFile[], ctx: RequestContex
   if (data.length > AVATAR_MAX_BYTES) throw refuse('upload.too_large', { size: '2 MiB' });
   const image = sniffImage(data);
   if (!image || !(await isDecodableImage(data))) throw refuse('upload.not_image');
-  // Making the thumbnail decodes every pixel: a file whose header reads well but whose data is
-  // truncated or corrupt fails here, and that is the client's bad input, not a server error.
+  // Re-encoding decodes every pixel: a file whose header reads well but whose data is truncated
+  // or corrupt fails here, and that is the client's bad input, not a server error.
+  let clean: Buffer;
   let thumbnail: Buffer;
   try {
-    thumbnail = await coverThumbnail(data, AVATAR_THUMB_SIZE);
+    clean = await withoutMetadata(data, image);
+    thumbnail = await coverThumbnail(clean, AVATAR_THUMB_SIZE);
   } catch {
     throw refuse('upload.not_image');
   }
-  return { data, image, thumbnail, fileName: sanitizeFileName(file.originalName, `avatar.${image.extension}`) };
+  return { data: clean, image, thumbnail, fileName: sanitizeFileName(file.originalName, `avatar.${image.extension}`) };
 }
 
 /** Avatar rows of the admin, locked by the admin row lock taken before. */
@@ -102,6 +107,7 @@ export async function replaceAvatar(upload: AvatarImage, ctx: OperationContext):
          values (?, ?, ?, ?, ?, ?, ?, true)`,
         [key, upload.fileName, upload.data.length, upload.image.contentType, AVATAR_FIELD, AVATAR_ATTACHMENT, adminId],
       );
+      await recordAudit(em, ctx, { action: 'avatar', target: 'account', recordIds: [adminId], fields: [AVATAR_FIELD] });
       return dropped.outbox;
     });
   } catch (error) {
@@ -114,7 +120,13 @@ export async function replaceAvatar(upload: AvatarImage, ctx: OperationContext):
 
 /** Removes the signed-in admin's avatar (idempotent): answers how many avatar rows were removed. */
 export async function removeAvatar(ctx: OperationContext): Promise<number> {
-  const { removed, outbox } = await ctx.transaction((em) => dropAvatarRows(ctx.services.blobs, em, ctx.principal.admin.id));
+  const adminId = ctx.principal.admin.id;
+  const { removed, outbox } = await ctx.transaction(async (em) => {
+    const dropped = await dropAvatarRows(ctx.services.blobs, em, adminId);
+    // Removing no avatar writes nothing, so it records nothing.
+    if (dropped.removed) await recordAudit(em, ctx, { action: 'avatar', target: 'account', recordIds: [adminId], fields: [AVATAR_FIELD] });
+    return dropped;
+  });
   await flushAfterCommit(ctx.services, outbox);
   return removed;
 }

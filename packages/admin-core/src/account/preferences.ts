@@ -4,6 +4,8 @@ import type { ResolvedConfig } from '../config/resolved.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { validateBody } from '../validation/body.ts';
 import { toPreferences } from './profile.ts';
+import { changedKeys } from '../audit/changes.ts';
+import { recordAudit } from '../audit/record.ts';
 
 export type Preferences = ReturnType<typeof toPreferences>;
 
@@ -39,6 +41,8 @@ export async function updatePreferences(body: unknown, ctx: OperationContext): P
       else metadata[key] = value;
     }
     await em.execute('update cms_admins set metadata = ?::jsonb, updated_at = now() where id = ?', [JSON.stringify(metadata), adminId]);
+    const fields = changedKeys(json(rows[0]?.metadata), metadata);
+    await recordAudit(em, ctx, { action: 'preferences', target: 'account', recordIds: [adminId], fields });
     return toPreferences(metadata);
   });
 }

@@ -1,11 +1,13 @@
 import { object, string } from 'yup';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
 import type { IssuedToken } from '../auth/service.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { Validation, type ErrorDetails } from '../errors/index.ts';
 import { validateBody } from '../validation/body.ts';
 import { loadAvatar, loadPrincipalAdmin, toProfile } from './profile.ts';
+import { accountChanges } from '../audit/changes.ts';
+import { recordAudit } from '../audit/record.ts';
 
 export const EMAIL_MIN_LENGTH = 6;
 export const EMAIL_MAX_LENGTH = 255;
@@ -75,12 +77,12 @@ export async function updateAccount({ body, client }: AccountInput, ctx: Operati
     if (input.current_password === undefined || input.current_password === '') {
       details.current_password = [t('backend::account.current_password_required')];
     } else {
-      const rows = await ctx.em().execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
-      const verifiedHash = String(rows[0]?.password_hash ?? '');
-      if (!(await verifyPassword(input.current_password, verifiedHash))) {
+      // Under the login throttle (docs/auth.md, "Login throttling"): a 429 over its limit.
+      const current = await auth.verifyOwnPassword(adminId, input.current_password, client.ip ?? '');
+      if (!current.valid) {
         details.current_password = [t('backend::account.current_password_wrong')];
       } else if (!details.password) {
-        password = { verifiedHash, newHash: await hashPassword(input.password) };
+        password = { verifiedHash: current.hash, newHash: await hashPassword(input.password) };
       }
     }
   }
@@ -130,6 +132,8 @@ export async function updateAccount({ body, client }: AccountInput, ctx: Operati
         if (ctx.transport === 'cookie') issued = await auth.issue(adminId, 'cookie', client, em);
       }
       const admin = await loadPrincipalAdmin(em, adminId);
+      const fields = accountChanges(principal.admin, admin, password !== undefined);
+      await recordAudit(em, ctx, { action: 'account', target: 'account', recordIds: [adminId], fields });
       return { profile: toProfile(admin, await loadAvatar(storage, em, adminId)), issued };
     });
   } catch (error) {
@@ -138,7 +142,11 @@ export async function updateAccount({ body, client }: AccountInput, ctx: Operati
   }
 }
 
-/** Another admin (soft-deleted ones included) has this email as its email or its login. */
+/**
+ * Another admin (soft-deleted ones included) has this email as its email or its login. Both
+ * answer the one `email_taken` message, which names neither the holder nor which of the two it
+ * is (docs/security.md, "Throttling and account enumeration").
+ */
 async function emailTaken(em: EntityManager, adminId: number, email: string): Promise<boolean> {
   const rows = await em.execute<Array<{ id: number }>>(
     'select id from cms_admins where id <> ? and (lower(email) = lower(?) or lower(login) = lower(?)) limit 1',

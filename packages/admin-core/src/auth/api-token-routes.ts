@@ -6,6 +6,7 @@ import { parseId } from '../http/params.ts';
 import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
 import { validateBody } from '../validation/body.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from './api-tokens.ts';
+import { recordAudit } from '../audit/record.ts';
 
 /**
  * Personal API tokens of the signed-in admin: `GET /account/tokens`, `POST /account/tokens`,
@@ -30,14 +31,22 @@ async function list(_req: AuthedRequest, ctx: OperationContext): Promise<AdminRe
 
 async function create(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   const body = validateBody(createSchema, req.body, ctx.services.strings, ctx.locale);
-  const created = await createApiToken(ctx.em(), ctx.principal.admin.id, body.name.trim(), body.expires_in_days ?? null);
+  const created = await ctx.transaction(async (em) => {
+    const token = await createApiToken(em, ctx.principal.admin.id, body.name.trim(), body.expires_in_days ?? null);
+    // The token's id only: its value is shown once, to its owner, and stored nowhere (docs/audit.md).
+    await recordAudit(em, ctx, { action: 'token_create', target: 'account', recordIds: [token.id] });
+    return token;
+  });
   return ok(created, {}, 201);
 }
 
 async function revoke(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   // Another admin's token, an unknown id or a malformed one all answer the same 404.
   const id = parseId(req.params.id);
-  if (!(await revokeApiToken(ctx.em(), ctx.principal.admin.id, id))) throw NotFound();
+  await ctx.transaction(async (em) => {
+    if (!(await revokeApiToken(em, ctx.principal.admin.id, id))) throw NotFound();
+    await recordAudit(em, ctx, { action: 'token_revoke', target: 'account', recordIds: [id] });
+  });
   return ok({ id, status: 'revoked' });
 }
 

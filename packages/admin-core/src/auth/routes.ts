@@ -1,12 +1,14 @@
 import { object, string } from 'yup';
 import { loadAvatar, toProfile } from '../account/profile.ts';
 import type { OperationContext, RequestContext } from '../context/operation.ts';
-import { Unauthorized, Validation } from '../errors/index.ts';
+import { isAdminError, Unauthorized, Validation } from '../errors/index.ts';
 import { ok } from '../http/envelope.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import type { AdminRequest, AdminResponse, AuthedRequest, CookieInstruction, RouteDefinition } from '../http/types.ts';
 import { validateBody } from '../validation/body.ts';
 import type { IssuedToken } from './service.ts';
+import { normalizeLoginKey } from './throttle.ts';
+import { recordAudit } from '../audit/record.ts';
 
 const loginSchema = object({
   login: string().max(255),
@@ -44,9 +46,36 @@ async function login(req: AdminRequest, ctx: RequestContext): Promise<AdminRespo
     throw Validation({ login: [message], email: [message] });
   }
   const identifier = (hasLogin ? body.login : body.email)!;
-  const adminId = await auth.verifyLogin(identifier, hasLogin ? 'login' : 'email', body.password, req.ip);
+  let adminId: number;
+  try {
+    adminId = await auth.verifyLogin(identifier, hasLogin ? 'login' : 'email', body.password, req.ip);
+  } catch (error) {
+    // Only attempts the throttle let through (a 429 is not recorded): the log grows no faster than it allows.
+    if (isAdminError(error) && error.code === 'login_failed') await recordFailedLogin(identifier, hasLogin ? 'login' : 'email', ctx);
+    throw error;
+  }
   const transport = wantsCookie(req) ? 'cookie' : 'bearer';
-  return loginAnswer(await auth.issue(adminId, transport, clientMeta(req)), transport);
+  const issued = await ctx.transaction(async (em) => {
+    const session = await auth.issue(adminId, transport, clientMeta(req), em);
+    await recordAudit(em, ctx, { action: 'login', target: 'auth', adminId, detail: transport });
+    return session;
+  });
+  return loginAnswer(issued, transport);
+}
+
+/**
+ * A failed login's audit row (docs/audit.md): the identifier normalized as the throttle counts
+ * it, and the account it names if any; never the password. Written on its own, outside any
+ * transaction: the refusal rolls nothing back.
+ */
+async function recordFailedLogin(identifier: string, by: 'login' | 'email', ctx: RequestContext): Promise<void> {
+  const em = ctx.em();
+  const rows = await em.execute<Array<{ id: number }>>(
+    `select id from cms_admins where lower(${by === 'email' ? 'email' : 'login'}) = lower(?) limit 1`,
+    [identifier.trim()],
+  );
+  const adminId = rows[0] ? Number(rows[0].id) : null;
+  await recordAudit(em, ctx, { action: 'login_failed', target: 'auth', adminId, actor: normalizeLoginKey(identifier) });
 }
 
 /** The presented session of an interactive route (the pipeline refused any other principal). */

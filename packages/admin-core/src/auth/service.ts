@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AdminError } from '../errors/index.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { PRINCIPAL_COLUMNS, principalAdminFromRow, type Principal } from './principal.ts';
-import { LoginThrottle, type ThrottleConfig } from './throttle.ts';
+import { LoginThrottle, normalizeLoginKey, type ThrottleConfig } from './throttle.ts';
 import { API_TOKEN_PREFIX, hashApiToken, newSessionId, TokenSealer } from './tokens.ts';
 
 export interface IssuedToken {
@@ -66,21 +66,45 @@ export class AuthService {
     return this.#orm.em.fork() as EntityManager;
   }
 
-  /** Checks a login (by `login` or `email`) and password; throttled; 401 on any mismatch. */
+  /**
+   * Checks a login (by `login` or `email`) and password; throttled; 401 on any mismatch. The
+   * throttle counts against the account the identifier names, found by the identifier as typed
+   * or by its normalized form (so `admin` and `admin@example.com` of one account, and `admin/`,
+   * share one counter), else against the normalized identifier. Only the identifier as typed
+   * (case and surrounding spaces aside) signs in.
+   */
   async verifyLogin(identifier: string, by: 'login' | 'email', password: string, address: string): Promise<number> {
     const em = this.em();
-    await this.throttle.hit(em, identifier, address);
+    const column = by === 'email' ? 'email' : 'login';
     const rows = await em.execute<Row[]>(
-      `select id, password_hash, deleted_at, suspended_at from cms_admins where lower(${by === 'email' ? 'email' : 'login'}) = lower(?) limit 1`,
-      [identifier.trim()],
+      `select id, password_hash, deleted_at, suspended_at, lower(${column}) = lower(?) as exact from cms_admins
+       where lower(${column}) = lower(?) or lower(${column}) = ? order by exact desc limit 1`,
+      [identifier.trim(), identifier.trim(), normalizeLoginKey(identifier)],
     );
-    const row = rows[0];
+    const found = rows[0];
+    const subject = found ? { account: Number(found.id) } : identifier;
+    await this.throttle.hit(em, subject, address);
+    const row = found?.exact === true ? found : undefined;
     const hash = row && isLive(row) ? String(row.password_hash) : await dummyHash();
     const valid = await verifyPassword(password, hash);
     if (!row || !isLive(row) || !valid) throw new AdminError('login_failed');
-    await this.throttle.succeeded(em, identifier, address);
+    await this.throttle.succeeded(em, subject, address);
     await em.execute('update cms_admins set last_login_at = now() where id = ?', [row.id]);
     return Number(row.id);
+  }
+
+  /**
+   * Checks the signed-in admin's own password (`current_password` of `PUT /account`) under the
+   * login throttle: same counters as a login of the account, 429 over the limit.
+   */
+  async verifyOwnPassword(adminId: number, password: string, address: string): Promise<{ valid: boolean; hash: string }> {
+    const em = this.em();
+    await this.throttle.hit(em, { account: adminId }, address);
+    const rows = await em.execute<Array<{ password_hash: string }>>('select password_hash from cms_admins where id = ?', [adminId]);
+    const hash = String(rows[0]?.password_hash ?? '');
+    const valid = await verifyPassword(password, hash);
+    if (valid) await this.throttle.succeeded(em, { account: adminId }, address);
+    return { valid, hash };
   }
 
   /** Opens a session and seals a token naming it. Pass `em` to open it inside a transaction. */

@@ -7,7 +7,7 @@ export interface ThrottleRule {
 }
 
 export interface ThrottleConfig {
-  /** Attempts per normalized login or email. */
+  /** Attempts per account (its login and email together), or per normalized identifier naming none. */
   login: ThrottleRule;
   /** Attempts per client address. */
   address: ThrottleRule;
@@ -32,9 +32,21 @@ export const normalizeLoginKey = (identifier: string): string =>
     .replace(/[/\\.\s]+$/u, '');
 
 /**
+ * Whose attempts an attempt counts against: the account the submitted identifier names (its login
+ * and its email share one counter), else the normalized identifier.
+ */
+export type ThrottleSubject = string | { account: number };
+
+/** How often the admin sweeps counters whose window is over (docs/auth.md, "Login throttling"). */
+export const THROTTLE_SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/**
  * Login throttling counted in PostgreSQL, so every instance shares it. Each attempt is counted
- * atomically before the password is checked; an attempt over the limit is refused with 429 and
- * `Retry-After`. A successful login clears its login counter and gives back its address hit.
+ * atomically before the password is checked, the client address first: an address over its limit
+ * is refused before any other counter is touched, so one address adds at most `address.max`
+ * counters per window. An attempt over a limit is refused with 429 and `Retry-After`. A success
+ * clears its account's counter and gives back its address hit. `PUT /account` checks
+ * `current_password` under the same counters (docs/auth.md, "Login throttling").
  */
 export class LoginThrottle {
   readonly #config: ThrottleConfig;
@@ -43,29 +55,40 @@ export class LoginThrottle {
     this.#config = config;
   }
 
-  keys(identifier: string, address: string) {
+  keys(subject: ThrottleSubject, address: string) {
     return {
-      login: `login:${normalizeLoginKey(identifier)}`.slice(0, 320),
+      login: typeof subject === 'string' ? `login:${normalizeLoginKey(subject)}`.slice(0, 320) : `account:${subject.account}`,
       address: `address:${address}`.slice(0, 320),
     };
   }
 
-  async hit(em: EntityManager, identifier: string, address: string): Promise<void> {
-    const keys = this.keys(identifier, address);
-    const results = [await this.#count(em, keys.login, this.#config.login), await this.#count(em, keys.address, this.#config.address)];
-    const retry = Math.max(0, ...results.filter((r) => r.over).map((r) => r.retryAfter));
-    if (results.some((r) => r.over)) throw TooManyRequests(Math.max(1, retry));
+  async hit(em: EntityManager, subject: ThrottleSubject, address: string): Promise<void> {
+    const keys = this.keys(subject, address);
+    for (const [key, rule] of [
+      [keys.address, this.#config.address],
+      [keys.login, this.#config.login],
+    ] as const) {
+      const result = await this.#count(em, key, rule);
+      if (result.over) throw TooManyRequests(Math.max(1, result.retryAfter));
+    }
   }
 
-  async succeeded(em: EntityManager, identifier: string, address: string): Promise<void> {
-    const keys = this.keys(identifier, address);
+  async succeeded(em: EntityManager, subject: ThrottleSubject, address: string): Promise<void> {
+    const keys = this.keys(subject, address);
     await em.execute('delete from cms_throttle where key = ?', [keys.login]);
     await em.execute('update cms_throttle set hits = greatest(hits - 1, 0) where key = ?', [keys.address]);
-    // Counters of attempts against unknown logins would otherwise stay forever: a success is a
-    // cheap, regular moment to drop every counter whose window is long over.
-    // Only this throttle's own keys: other counters in the table may keep longer windows.
+    await this.sweep(em);
+  }
+
+  /**
+   * Drops every counter of this throttle whose window is over: it could only ever restart at 1.
+   * Plain SQL, so any number of instances may run it at any time; the admin runs it on a timer
+   * (`THROTTLE_SWEEP_INTERVAL_MS`) and after each success. Other counters in the table, which may
+   * keep longer windows, are left alone.
+   */
+  async sweep(em: EntityManager): Promise<void> {
     await em.execute(
-      `delete from cms_throttle where (key like 'login:%' and window_started_at < now() - make_interval(secs => ?))
+      `delete from cms_throttle where ((key like 'login:%' or key like 'account:%') and window_started_at < now() - make_interval(secs => ?))
          or (key like 'address:%' and window_started_at < now() - make_interval(secs => ?))`,
       [this.#config.login.windowSeconds, this.#config.address.windowSeconds],
     );

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { string } from 'yup';
 import { hashPassword } from '../auth/passwords.ts';
-import { hasPermission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { Admin, Role } from '../auth/entities.ts';
-import { defineController, type ScopeContext } from '../controllers/types.ts';
+import { defineController } from '../controllers/types.ts';
 import { AdminError, Validation } from '../errors/index.ts';
+import { checkAdminDelete, checkAdminSave, lockedRoles } from './privileges.ts';
 
 export const MANAGE_ADMINS = 'cms.backend.manage_admins';
 const EMAIL = string().required().email();
@@ -28,22 +28,10 @@ const manageable = ({ principal }: { principal: Principal }) =>
   principal.admin.isSuperuser ? { deleted_at: null } : { deleted_at: null, is_superuser: false };
 
 /**
- * Roles that grant something the principal does not hold: locked (neither given nor taken away),
- * as the permission editor locks such codes; a role would otherwise hand them out wholesale.
- */
-async function lockedRoles({ principal, em }: ScopeContext): Promise<number[]> {
-  if (principal.admin.isSuperuser) return [];
-  // Not kept in the identity map: half-loaded roles must not leak into the save's later reads.
-  const roles = await em.find(Role, {}, { fields: ['id', 'permissions'], disableIdentityMap: true });
-  return roles
-    .filter((role) => Object.entries(role.permissions ?? {}).some(([code, value]) => value === 1 && !hasPermission(principal, code)))
-    .map((role) => role.id);
-}
-
-/**
  * `cms/backend/admins`. Soft-deleted admins are out of every scope but keep their login and
  * email reserved. Only a superuser may make or unmake superusers. A password is hashed in the
- * save; a change sets `tokens_valid_after`, so the admin's sessions end.
+ * save; a change sets `tokens_valid_after`, so the admin's sessions end. Who may change whom, and
+ * what a personal API token may not change: `privileges.ts` (docs/security.md).
  */
 export const adminsController = defineController({
   name: 'admins',
@@ -95,7 +83,10 @@ export const adminsController = defineController({
     },
   },
   hooks: {
-    async beforeSave(record, { principal, em, mode, values, previous }) {
+    async beforeSave(record, ctx) {
+      // First: an admin the principal may not touch learns nothing from the checks below.
+      await checkAdminSave(ctx.mode === 'update' ? record.id : undefined, ctx);
+      const { principal, em, mode, values, previous } = ctx;
       const details: Record<string, string[]> = {};
       const id = mode === 'update' ? record.id : undefined;
       if (values.login !== undefined && (await identityTaken(em, id, String(values.login)))) details.login = ['backend::validation.unique'];
@@ -117,8 +108,9 @@ export const adminsController = defineController({
         if (mode === 'update') record.tokens_valid_after = new Date();
       }
     },
-    beforeDelete(record, { principal }) {
-      if (record.id === principal.admin.id) throw new AdminError('forbidden', { messageKey: 'backend::admins.no_self_delete' });
+    async beforeDelete(record, ctx) {
+      if (record.id === ctx.principal.admin.id) throw new AdminError('forbidden', { messageKey: 'backend::admins.no_self_delete' });
+      await checkAdminDelete(record.id, ctx);
     },
   },
 });

@@ -15,6 +15,8 @@ export interface RequestContext {
   /** The answer's locale: the admin's preference once signed in, else `Accept-Language`. */
   readonly locale: string;
   readonly requestId: string;
+  /** The client's address as the adapter saw it (recorded in the audit log, docs/audit.md). */
+  readonly ip: string;
   /** A message of the string tables in `locale`. */
   t(key: string, params?: MessageParams, count?: number): string;
   /** The request's entity manager: one unit of work, made on first use. */
@@ -31,12 +33,13 @@ export interface OperationContext extends RequestContext {
   scope(em?: EntityManager): ScopeContext;
 }
 
-export function requestContext(services: AdminServices, locale: string, requestId: string): RequestContext {
+export function requestContext(services: AdminServices, locale: string, requestId: string, ip: string): RequestContext {
   let em: EntityManager | undefined;
   return {
     services,
     locale,
     requestId,
+    ip,
     t: (key, params = {}, count) => services.strings.t(locale, key, params, count),
     em: () => (em ??= services.em()),
     transaction: (work) => services.em().transactional((txEm) => work(txEm as EntityManager)),

@@ -38,6 +38,7 @@ const CONTROLLER_KEYS = [
   'entity',
   'permissions',
   'singleton',
+  'readOnly',
   'softDelete',
   'list',
   'form',
@@ -61,8 +62,8 @@ export interface ResolveContext {
 
 /** Shapes of the keys that hold functions and plain objects (`scopes`, `hooks`, `form` apart from fields). */
 function checkShapes(at: At, config: ControllerConfig): void {
-  if (config.singleton !== undefined && typeof config.singleton !== 'boolean')
-    throw at('singleton', 'must be true or false', 'Use a boolean.');
+  for (const flag of ['singleton', 'readOnly'] as const)
+    if (config[flag] !== undefined && typeof config[flag] !== 'boolean') throw at(flag, 'must be true or false', 'Use a boolean.');
   for (const [key, known] of [
     ['scopes', ['list', 'form']],
     ['hooks', HOOK_KEYS],
@@ -132,6 +133,8 @@ export function resolveController(address: string, config: ControllerConfig, ctx
   }
   if (!config.form && !config.list) throw at('form', 'the controller declares neither a list nor a form', 'Declare `list` and/or `form`.');
   if (config.singleton && !config.form) throw at('form', 'a singleton controller needs a form', 'Declare `form`.');
+  if (config.singleton && config.readOnly)
+    throw at('readOnly', 'a singleton cannot be read-only (opening it creates its record)', 'Remove `readOnly`, or `singleton`.');
   if (config.singleton && config.list)
     throw at('list', 'a singleton controller has no list (its list routes answer 404)', 'Remove `list`, or `singleton`.');
   checkShapes(at, config);

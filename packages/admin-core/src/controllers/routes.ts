@@ -2,6 +2,7 @@ import { bulkDelete, deleteRecord } from '../behaviors/form/delete.ts';
 import { encodeRecord, readRecord } from '../behaviors/form/record.ts';
 import { saveRecord } from '../behaviors/form/save.ts';
 import { openSingleton } from '../behaviors/form/singleton.ts';
+import { entityTag, ifMatchCondition, takeDigest } from '../behaviors/form/version.ts';
 import { runList } from '../behaviors/list/list.ts';
 import { LIST_QUERY_KEYS, parseListQuery } from '../behaviors/list/query.ts';
 import { filterOptions, OPTIONS_QUERY_KEYS, relationOptions } from '../behaviors/options/options.ts';
@@ -106,20 +107,35 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       method: 'GET',
       path: `${base}/:id`,
       handler: async (req, ctx) => {
-        const record = await readRecord(controller, parseId(req.params.id), ctx);
+        const record = await readRecord(controller, parseId(req.params.id), ctx, { digest: true });
+        const digest = takeDigest(record);
         const { data, meta } = await encodeRecord(controller, record, ctx);
         const actions = recordActionsFor(controller, record, ctx);
-        return ok(data, actions ? { ...meta, actions } : meta);
+        return envelope({ data, meta: { ...meta, ...(actions ? { actions } : {}), etag: entityTag(controller, digest, data) } });
       },
     }),
     route({
       method: 'PUT',
       path: `${base}/:id`,
       body: 'json',
-      handler: async (req, ctx) => envelope(await saveRecord(controller, { id: parseId(req.params.id), body: req.body }, ctx)),
+      handler: async (req, ctx) => {
+        const id = parseId(req.params.id);
+        const ifMatch = ifMatchCondition(req.headers['if-match'], ctx);
+        return envelope(await saveRecord(controller, { id, body: req.body, ifMatch }, ctx));
+      },
     }),
   );
-  return routes;
+  // A read-only controller keeps every route but the writes (docs/controllers.md, "Read-only controllers").
+  return controller.config.readOnly === true ? routes.filter((r) => !isRecordWrite(r, base)) : routes;
 }
 
-const envelope = (answer: { data: unknown; meta: Record<string, unknown> }, status = 200) => ok(answer.data, answer.meta, status);
+/** Create, update, delete and bulk delete: the routes a read-only controller does not register. */
+const isRecordWrite = (r: RouteDefinition, base: string) =>
+  (r.method === 'POST' && (r.path === base || r.path === `${base}/bulk-delete`)) ||
+  ((r.method === 'PUT' || r.method === 'DELETE') && r.path === `${base}/:id`);
+
+/** A record envelope; its version, when it has one, is also the `ETag` header (docs/controllers.md, "Versions and If-Match"). */
+const envelope = (answer: { data: unknown; meta: Record<string, unknown> }, status = 200) => {
+  const response = ok(answer.data, answer.meta, status);
+  return typeof answer.meta.etag === 'string' ? { ...response, headers: { ETag: answer.meta.etag } } : response;
+};

@@ -126,11 +126,17 @@ export interface FieldConfig {
   twelveHour?: boolean;
   separator?: string;
   customTags?: boolean;
-  /** Money. */
+  /** Money (`currency`, `currencyFrom`, `scale`, `min`, `max`) and number (`min`, `max`, `step`): docs/field-types.md. */
   currency?: string;
   currencyFrom?: string;
   scale?: number;
+  /** number: a number. money: a decimal string (may be negative), default "0"; `null` allows negative amounts. */
+  min?: string | number | null;
   max?: string | number;
+  /** number: the step from `min` (or 0) a value must be on. */
+  step?: number;
+  /** richeditor and markdown: the most UTF-8 bytes a value may have (default 512 KiB, at most 1 MiB). */
+  maxBytes?: number;
   /** Plugin field types. */
   typeOptions?: Record<string, unknown>;
   element?: string;
@@ -145,6 +151,19 @@ export interface FieldConfig {
   lockedIds?: (ctx: ScopeContext) => number[] | Promise<number[]>;
   /** Permission codes a permissioneditor field offers (default: every registered permission). */
   permissions?: string[];
+  /** Who may set or change the value (docs/controllers.md, "Field-level write permissions"). */
+  write?: FieldWriteRule;
+}
+
+/**
+ * A field-level write permission: a save that sets or changes the field (to one of `values`, when
+ * given) needs every code of `permissions`; without them it is a 403 naming the field, and the
+ * form schema serves the field `readOnly`.
+ */
+export interface FieldWriteRule {
+  permissions: string[];
+  /** Only these new values need the permissions (a dropdown's option keys, say): `['published']`. */
+  values?: Scalar[];
 }
 
 export interface FormConfig {
@@ -189,6 +208,8 @@ export interface ControllerConfig<E = any> {
   permissions?: string[];
   /** A single-record form: list, create, bulk and delete routes answer 404. */
   singleton?: boolean;
+  /** No create, update, delete or bulk delete route: the records are only read (docs/controllers.md, "Read-only controllers"). */
+  readOnly?: boolean;
   /**
    * Soft delete: the delete routes set this timestamp column instead of removing the row. Scopes
    * should then exclude rows where it is set (the engine does not guess).

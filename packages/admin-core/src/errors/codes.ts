@@ -10,6 +10,7 @@ export const STATUS_BY_KIND = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   validation: 422,
   too_many_requests: 429,
   internal: 500,
@@ -36,12 +37,14 @@ export const ERROR_CODES = {
   not_found: { kind: 'not_found', messageKey: 'backend::errors.not_found' },
   action_not_applicable: { kind: 'conflict', messageKey: 'backend::errors.action_not_applicable' },
   bulk_partly_scoped: { kind: 'conflict', messageKey: 'backend::errors.bulk_partly_scoped' },
+  version_mismatch: { kind: 'precondition_failed', messageKey: 'backend::errors.version_mismatch' },
   validation_failed: { kind: 'validation', messageKey: 'backend::errors.validation_failed' },
   // The codes built-in field types give a 422 (docs/field-types.md).
   'taglist.invalid': FIELD_CODE,
   'money.invalid': FIELD_CODE,
   'money.too_precise': FIELD_CODE,
   'money.too_large': FIELD_CODE,
+  'money.too_small': FIELD_CODE,
   too_many_requests: { kind: 'too_many_requests', messageKey: 'backend::errors.too_many_requests' },
   internal_error: { kind: 'internal', messageKey: 'backend::errors.internal' },
 } as const satisfies Record<string, CodeEntry>;

@@ -27,6 +27,8 @@ export interface AdminErrorOptions {
   params?: Record<string, string | number>;
   details?: ErrorDetails;
   headers?: Record<string, string>;
+  /** The resource as it stands, answered beside `error` as `data` and `meta` (412 `version_mismatch`, docs/errors.md). */
+  current?: { data: unknown; meta: Record<string, unknown> };
 }
 
 /** A plugin's code is not in the table: it names its kind and message key. */
@@ -50,6 +52,7 @@ export class AdminError extends Error {
   readonly params: Record<string, string | number>;
   readonly details: ErrorDetails;
   readonly headers: Record<string, string>;
+  readonly current: { data: unknown; meta: Record<string, unknown> } | undefined;
 
   constructor(code: AdminErrorCode, options?: AdminErrorOptions);
   constructor(code: PluginErrorCode, options: PluginErrorOptions);
@@ -69,6 +72,7 @@ export class AdminError extends Error {
     this.params = options.params ?? {};
     this.details = options.details ?? {};
     this.headers = options.headers ?? {};
+    this.current = options.current;
   }
 
   get status(): number {

@@ -1,9 +1,10 @@
 import { BUILTIN_FIELD_TYPES } from './registry.ts';
 import { configError, isPlainObject, isScalar, isString, must } from './common.ts';
 import { isCustomElementName } from './widget.ts';
+import { checkWriteRule } from './write.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
-/** Keys every field may have (the FormField keys, plus `virtual` and `property` for binding; docs/controllers.md, "FieldConfig"). */
+/** Keys every field may have (the FormField keys, `virtual` and `property` for binding, `write` for permissions; docs/controllers.md, "FieldConfig"). */
 export const GENERAL_FIELD_KEYS = [
   'type',
   'label',
@@ -19,6 +20,7 @@ export const GENERAL_FIELD_KEYS = [
   'attributes',
   'virtual',
   'property',
+  'write',
 ] as const;
 /** Keys of a plugin field type that declares no `keys` of its own (docs/field-types.md, "Declaring one"). */
 export const PLUGIN_FIELD_KEYS = ['typeOptions', 'element', 'translatable'] as const;
@@ -98,6 +100,7 @@ export function checkFieldConfig(
     );
   }
   must.boolean(ctx, 'translatable', field.translatable);
+  checkWriteRule(field, ctx, type);
 }
 
 /** `preset` (text and mltext only, by their `keys`): `{ field, type: 'slug' | 'exact' }`. */

@@ -1,14 +1,20 @@
 import { FieldError } from './types.ts';
 import { baseColumnType, configError, mayBeNull, requiredError } from './common.ts';
-import { compareAbs, DECIMAL, decimalOf, fractionDigits, integerDigits } from './decimal.ts';
+import { compareAbs, compareDecimal, DECIMAL, decimalOf, fractionDigits, integerDigits, signedDecimalOf } from './decimal.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
 export const DEFAULT_MONEY_SCALE = 4;
 const scaleOf = (field: FieldConfig) => field.scale ?? DEFAULT_MONEY_SCALE;
 const CURRENCY = /^[A-Z]{3}$/;
 
-const fail = (code: 'money.invalid' | 'money.too_precise' | 'money.too_large', params: Record<string, string | number> = {}) =>
-  new FieldError(code, `backend::fields.${code}`, params);
+/** The lower bound (docs/field-types.md, "money"): `"0"` by default; `null` when the field allows any negative amount. */
+const minOf = (field: FieldConfig): string | null =>
+  field.min === undefined ? '0' : field.min === null ? null : (signedDecimalOf(field.min as string | number) ?? '0');
+
+const fail = (
+  code: 'money.invalid' | 'money.too_precise' | 'money.too_large' | 'money.too_small',
+  params: Record<string, string | number> = {},
+) => new FieldError(code, `backend::fields.${code}`, params);
 
 /**
  * The column must keep every digit the field accepts: a numeric column (never float or double),
@@ -16,7 +22,7 @@ const fail = (code: 'money.invalid' | 'money.too_precise' | 'money.too_large', p
  * for `scale` fraction digits and for `max`. An unconstrained `numeric` also gives back exactly
  * the digits that were sent; `numeric(p,s)` pads to `s` digits when read again.
  */
-function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | undefined): void {
+function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | undefined, min: string | null): void {
   const column = baseColumnType(ctx);
   if (!column || !ctx.property) return;
   const name = ctx.property.name;
@@ -56,6 +62,31 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
       'Raise the column precision or lower `max`.',
     );
   }
+  if (min !== null && integerDigits(min) > precision - columnScale) {
+    throw configError(
+      ctx,
+      'min',
+      `min ${min} does not fit the column "${name}" (numeric(${precision},${columnScale}))`,
+      'Raise the column precision or raise `min`.',
+    );
+  }
+}
+
+/** `min`: absent ("0"), `null`, or a decimal that may be negative, not above `max`. */
+function checkMin(field: FieldConfig, ctx: FieldCheckContext, max: string | undefined): string | null {
+  const min = field.min;
+  if (min === undefined || min === null) return minOf(field);
+  const text = typeof min === 'string' || typeof min === 'number' ? signedDecimalOf(min) : undefined;
+  if (text === undefined) {
+    throw configError(
+      ctx,
+      'min',
+      `${JSON.stringify(min)} is not a decimal`,
+      'Write it as a decimal string, for example "0" or "-1000"; `null` allows any negative amount.',
+    );
+  }
+  if (max !== undefined && compareDecimal(text, max) > 0) throw configError(ctx, 'min', `min ${text} is above max ${max}`, 'Lower `min`.');
+  return text;
 }
 
 /**
@@ -67,7 +98,7 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
 export const moneyField: FieldType = {
   name: 'money',
   storage: 'column',
-  keys: ['currency', 'currencyFrom', 'scale', 'max'],
+  keys: ['currency', 'currencyFrom', 'scale', 'min', 'max'],
   check(field, ctx) {
     if ((field.currency === undefined) === (field.currencyFrom === undefined)) {
       throw configError(
@@ -120,12 +151,14 @@ export const moneyField: FieldType = {
         'Write it as a decimal string, for example "1000000" or "9999.99".',
       );
     }
-    checkColumn(field, ctx, max);
+    checkColumn(field, ctx, max, checkMin(field, ctx, max));
   },
   schema(field) {
     const schema: Record<string, unknown> = { scale: scaleOf(field) };
     if (field.currency !== undefined) schema.currency = field.currency;
     if (field.currencyFrom !== undefined) schema.currencyFrom = field.currencyFrom;
+    const min = minOf(field);
+    if (min !== null) schema.min = min;
     if (field.max !== undefined) schema.max = decimalOf(field.max);
     return schema;
   },
@@ -139,8 +172,12 @@ export const moneyField: FieldType = {
     if (typeof value !== 'string' || !DECIMAL.test(value)) throw fail('money.invalid');
     const scale = scaleOf(field);
     if (fractionDigits(value) > scale) throw fail('money.too_precise', { count: scale });
+    const min = minOf(field);
+    if (min !== null && compareDecimal(value, min) < 0) throw fail('money.too_small', { min });
     const max = field.max === undefined ? undefined : decimalOf(field.max);
-    if (max !== undefined && compareAbs(value, max) > 0) throw fail('money.too_large', { max });
+    // Without a min, a negative amount is bounded by its absolute value (the column's room).
+    if (max !== undefined && (min === null ? compareAbs(value, max) : compareDecimal(value, max)) > 0)
+      throw fail('money.too_large', { max });
     return value;
   },
   // Strings pass unchanged; a number can only come from a column hydrated as a number.

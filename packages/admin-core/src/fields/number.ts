@@ -1,6 +1,6 @@
 import { FieldError } from './types.ts';
 import { baseColumnType, checkRequired, configError, invalid, mayBeNull, requiredError } from './common.ts';
-import type { FieldType } from './types.ts';
+import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
 /** A plain decimal or exponent notation, no sign but `-`, no spaces: what `Number()` reads exactly. */
 const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -50,10 +50,48 @@ function rangeOf(column: string | undefined, columnType: string | undefined): { 
   return { min: -max, max };
 }
 
+/** `min`, `max` and `step`: finite numbers, min <= max, step above 0 (whole on an integer column). */
+function checkRange(field: FieldConfig, ctx: FieldCheckContext, column: string | undefined): void {
+  for (const key of ['min', 'max', 'step'] as const) {
+    const value = field[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value)))
+      throw configError(
+        ctx,
+        key,
+        `${typeof value === 'string' ? JSON.stringify(value) : String(value)} must be a finite number`,
+        `Write \`${key}\` as a JSON number, for example 1.`,
+      );
+  }
+  const { min, max, step } = field as { min?: number; max?: number; step?: number };
+  if (min !== undefined && max !== undefined && min > max)
+    throw configError(ctx, 'min', `min ${min} is above max ${max}`, 'Swap them, or lower `min`.');
+  if (step !== undefined && step <= 0) throw configError(ctx, 'step', `step ${step} is not above 0`, 'Use a positive step, for example 1.');
+  if (step !== undefined && column && INTEGER_COLUMNS.has(column) && !Number.isInteger(step))
+    throw configError(ctx, 'step', `step ${step} on the integer column "${ctx.property!.name}"`, 'Use a whole step, or a numeric column.');
+}
+
+/** Whether `number` is `base` plus a whole multiple of `step`, within the rounding of binary floats. */
+function onStep(number: number, base: number, step: number): boolean {
+  const steps = (number - base) / step;
+  return Math.abs(steps - Math.round(steps)) <= 1e-9 * Math.max(1, Math.abs(steps));
+}
+
+/** The declared range (docs/field-types.md, "number"): 422 field messages naming the bound. */
+function checkDeclared(number: number, field: FieldConfig): void {
+  const { min, max, step } = field as { min?: number; max?: number; step?: number };
+  if (min !== undefined && number < min) throw invalid('backend::validation.min', { min });
+  if (max !== undefined && number > max) throw invalid('backend::validation.max', { max });
+  if (step === undefined) return;
+  const base = min ?? 0;
+  if (!onStep(number, base, step))
+    throw onStep(base, 0, step) ? invalid('backend::validation.step', { step }) : invalid('backend::validation.step_from', { step, base });
+}
+
 export const numberField: FieldType = {
   name: 'number',
   storage: 'column',
-  check(_field, ctx) {
+  keys: ['min', 'max', 'step'],
+  check(field, ctx) {
     const column = baseColumnType(ctx);
     if (column && !NUMBER_COLUMNS.has(column)) {
       throw configError(
@@ -63,6 +101,11 @@ export const numberField: FieldType = {
         'Bind it to a numeric column, or use a text field.',
       );
     }
+    checkRange(field, ctx, column);
+  },
+  schema(field) {
+    const keys = ['min', 'max', 'step'] as const;
+    return Object.fromEntries(keys.filter((key) => field[key] !== undefined).map((key) => [key, field[key]]));
   },
   decode(value, field, ctx) {
     checkRequired(value, field);
@@ -84,6 +127,7 @@ export const numberField: FieldType = {
     const range = rangeOf(column, ctx.property?.columnTypes[0]);
     if (range && (number < range.min || number > range.max))
       throw invalid('backend::validation.between', { min: range.min, max: range.max });
+    checkDeclared(number, field);
     return number;
   },
   // numeric columns come back from PostgreSQL as strings; a number field serves numbers.

@@ -1,4 +1,5 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { PassThrough, type Readable, Writable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import formidable from 'formidable';
 import { Validation } from '../errors/index.ts';
@@ -8,6 +9,37 @@ import { bodyKindOf, type AdminRequest, type RouteDefinition, type UploadedFile 
 
 /** Size limit of JSON bodies. */
 export const JSON_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * How deeply a JSON body may nest objects and arrays: the body object itself is level 1
+ * (docs/errors.md, "What makes a validation_failed"). No field, setting or action input of the
+ * API comes near it; the limit keeps every later walk of the value (a validator, a field type, a
+ * plugin's code) far from the stack's end.
+ */
+const JSON_MAX_DEPTH = 32;
+
+/**
+ * Whether a JSON text nests objects and arrays deeper than `max`, counted in one pass over the
+ * text (brackets inside strings skipped), before anything is parsed: a value nested 170,000
+ * levels deep is never built, so no reviver or validator can run out of stack on it.
+ */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c)
+        i += 1; // a backslash: the next character is escaped
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth -= 1;
+  }
+  return false;
+}
 
 /** The request's own body, as the adapter hands it over. */
 export interface BodySource {
@@ -62,6 +94,7 @@ export async function readBody(route: RouteDefinition, req: AdminRequest, source
     throw refuse(error instanceof BodyTooLarge ? 'errors.payload_too_large' : 'errors.malformed_json');
   }
   if (text === '') return NO_BODY; // an empty chunked body
+  if (nestsDeeperThan(text, JSON_MAX_DEPTH)) throw refuse('errors.body_too_deep', { max: JSON_MAX_DEPTH });
   let body: unknown;
   try {
     // A `__proto__` key anywhere is refused outright, as a malformed body.
@@ -135,7 +168,10 @@ const MAX_FIELDS_BYTES = 64 * 1024;
 /**
  * Reads a `multipart/form-data` body with formidable: one non-empty file of at most the route's
  * `upload.maxBytes`, at most 20 small text fields. Every file is written to a temporary path that
- * is pushed to `source.uploads` as soon as it is opened, so the caller removes it whatever happens.
+ * is pushed to `source.uploads` as soon as it is opened, so the caller removes it whatever happens
+ * (docs/security.md, "Host hardening and uploads"). Once the parser has refused the body, no file
+ * is opened any more (parts it had already begun would otherwise open theirs after the answer),
+ * and the refusal waits until every file it opened is closed, so the caller's removal is final.
  */
 async function readMultipart(
   upload: RouteDefinition['upload'],
@@ -148,6 +184,8 @@ async function readMultipart(
     Validation({ [field]: [strings.t(req.locale, `backend::upload.${key}`, params)] });
   if (mediaType(req.headers['content-type']) !== 'multipart/form-data') throw refuse('multipart_required');
   const maxBytes = upload?.maxBytes ?? DEFAULT_MAX_BYTES;
+  let refused = false;
+  const opened: WriteStream[] = [];
   const form = formidable({
     maxFileSize: maxBytes,
     maxTotalFileSize: maxBytes,
@@ -156,8 +194,20 @@ async function readMultipart(
     maxFieldsSize: MAX_FIELDS_BYTES,
     allowEmptyFiles: false,
     keepExtensions: false,
+    fileWriteStreamHandler: (file) => {
+      // formidable's file has its temporary path (its type leaves it out for streamed files).
+      const path = (file as { filepath?: unknown } | undefined)?.filepath;
+      if (refused || typeof path !== 'string') return new Writable({ write: (_chunk, _encoding, done) => done() });
+      source.uploads.push(path);
+      const out = createWriteStream(path);
+      opened.push(out);
+      return out;
+    },
   });
-  form.on('fileBegin', (_name, file) => source.uploads.push(file.filepath));
+  // formidable says "error" once, synchronously, when it refuses the body.
+  form.on('error', () => {
+    refused = true;
+  });
   // formidable reads the headers off the stream it parses; the adapter's stream need not have them.
   const stream = Object.assign(new PassThrough(), { headers: req.headers });
   source.stream.on('error', (error) => stream.destroy(error)).pipe(stream);
@@ -166,6 +216,10 @@ async function readMultipart(
   try {
     [fields, files] = await form.parse(stream as never);
   } catch (error) {
+    refused = true;
+    await Promise.all(
+      opened.map((out) => (out.closed ? undefined : new Promise<void>((closed) => out.destroy().once('close', () => closed())))),
+    );
     const code = (error as { code?: number }).code;
     // formidable: 1009 total size, 1016 file size; anything else (too many files, fields, an
     // empty file, a broken body) asks for one file in the field.

@@ -11,6 +11,9 @@ export const ok = (data: unknown, meta: Record<string, unknown> = {}, status = 2
 
 export interface ErrorBody {
   error: { code: string; message: string; details: Record<string, string[]> };
+  /** Only beside a 412 `version_mismatch`: the current record (docs/errors.md, "The envelope"). */
+  data?: unknown;
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -43,6 +46,7 @@ export function toErrorResponse(error: unknown, strings: Strings, locale: string
           message: strings.t(locale, error.messageKey, { ...error.params, count: count ?? '' }, count),
           details: localizeDetails(error.details, strings, locale),
         },
+        ...(error.current ? { data: error.current.data, meta: error.current.meta } : {}),
       },
     };
   }

@@ -50,22 +50,69 @@ function checkNoBody(route: RouteDefinition, req: AdminRequest, core: AdminServi
   if (!empty) throw Validation({ body: [core.strings.t(req.locale, 'backend::validation.unknown_key')] });
 }
 
-/** Whether a JSON value holds a NUL character anywhere (PostgreSQL text and jsonb cannot store it). */
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 64 || typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some((item) => hasNul(item, depth + 1));
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || hasNul(item, depth + 1));
+/** A UTF-16 surrogate without its other half: no UTF-8 text (and no PostgreSQL text) can hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What makes a text unstorable: a NUL (PostgreSQL text and jsonb refuse it) or a lone surrogate (stored as U+FFFD). */
+function textProblem(text: string): 'nul' | 'surrogate' | undefined {
+  if (text.includes('\u0000')) return 'nul';
+  return LONE_SURROGATE.test(text) ? 'surrogate' : undefined;
 }
 
-/** Refuses NUL characters in the query and the body, naming the parameter or top-level key. */
-function checkNul(req: AdminRequest, core: AdminServices) {
+/**
+ * The first unstorable text in a JSON value, keys included. Walked with a stack of its own, not
+ * by recursion: a query or body value of any depth cannot exhaust the call stack here.
+ */
+function problemIn(value: unknown): 'nul' | 'surrogate' | undefined {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      const problem = textProblem(item);
+      if (problem) return problem;
+    } else if (Array.isArray(item)) {
+      for (const inner of item) pending.push(inner);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, inner] of Object.entries(item)) {
+        const problem = textProblem(key);
+        if (problem) return problem;
+        pending.push(inner);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A key as it may be named in `details`: without NULs, a lone surrogate as U+FFFD (never echoed back). */
+const namedKey = (key: string) => key.replace(/\u0000/g, '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+
+/**
+ * Refuses NUL characters and lone surrogates (`"\ud800"`) in the query and the body, naming the
+ * parameter or top-level key (docs/errors.md, "What makes a validation_failed"). A lone
+ * surrogate is refused rather than replaced: PostgreSQL would store U+FFFD while the answer
+ * echoed what was sent, so the answer would not be what is stored.
+ */
+function checkText(req: AdminRequest, core: AdminServices) {
   const details: Record<string, string[]> = {};
-  const message = () => [core.strings.t(req.locale, 'backend::validation.invalid')];
-  for (const [key, value] of Object.entries(req.query)) if (hasNul(key) || hasNul(value)) details[key.replace(/\u0000/g, '')] = message();
+  const refuse = (key: string, problem: 'nul' | 'surrogate') =>
+    Object.defineProperty(details, namedKey(key), {
+      value: [core.strings.t(req.locale, problem === 'nul' ? 'backend::validation.invalid' : 'backend::validation.lone_surrogate')],
+      enumerable: true,
+      configurable: true,
+    });
+  for (const [key, value] of Object.entries(req.query)) {
+    const problem = textProblem(key) ?? problemIn(value);
+    if (problem) refuse(key, problem);
+  }
   if (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) {
-    for (const [key, value] of Object.entries(req.body)) if (hasNul(key) || hasNul(value)) details[key.replace(/\u0000/g, '')] = message();
-  } else if (hasNul(req.body)) details.body = message();
+    for (const [key, value] of Object.entries(req.body)) {
+      const problem = textProblem(key) ?? problemIn(value);
+      if (problem) refuse(key, problem);
+    }
+  } else {
+    const problem = problemIn(req.body);
+    if (problem) refuse('body', problem);
+  }
   if (Object.keys(details).length) throw Validation(details);
 }
 
@@ -133,15 +180,15 @@ async function answerRoute(
   if (route.auth === 'public') {
     if (route.requireXhr && !hasXhrHeader(req)) throw csrfRefusal();
     await prepare(core, route, req, loadBody);
-    return route.handler(req, requestContext(core, req.locale, req.requestId));
+    return route.handler(req, requestContext(core, req.locale, req.requestId, req.ip));
   }
   const { principal, transport } = await guard(core, route, req);
   await prepare(core, route, req, loadBody);
   const authed: AuthedRequest = Object.assign(req, { principal, transport });
-  return route.handler(authed, operationContext(requestContext(core, req.locale, req.requestId), principal, transport));
+  return route.handler(authed, operationContext(requestContext(core, req.locale, req.requestId, req.ip), principal, transport));
 }
 
-/** Reads the body (after the guard) and refuses NULs, undeclared query keys and unexpected bodies. */
+/** Reads the body (after the guard) and refuses NULs, lone surrogates, undeclared query keys and unexpected bodies. */
 async function prepare(
   core: AdminServices,
   route: RouteDefinition,
@@ -149,7 +196,7 @@ async function prepare(
   loadBody: ((req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>) | undefined,
 ): Promise<void> {
   if (loadBody) Object.assign(req, await loadBody(req));
-  checkNul(req, core);
+  checkText(req, core);
   checkQuery(route, req, core);
   checkNoBody(route, req, core);
 }

@@ -3,7 +3,7 @@ import { Validation } from '../errors/index.ts';
 import { ok } from '../http/envelope.ts';
 import type { RouteDefinition } from '../http/types.ts';
 import { validateBody } from '../validation/body.ts';
-import { MARKDOWN_PREVIEW_MAX_INPUT_BYTES, MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES, previewMarkdown } from './preview.ts';
+import { MARKDOWN_PREVIEW_MAX_INPUT_BYTES, MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES, previewMarkdownInBackground } from './preview.ts';
 
 /** Exactly `{markdown: string}`; `""` is a valid (empty) preview. */
 const previewBody = object({ markdown: string().defined() });
@@ -21,9 +21,9 @@ export const markdownRoutes: RouteDefinition[] = [
     path: '/markdown/preview',
     requireXhr: true,
     body: 'json',
-    handler(req, ctx) {
+    async handler(req, ctx) {
       const { markdown } = validateBody(previewBody, req.body, ctx.services.strings, ctx.locale);
-      const result = previewMarkdown(markdown);
+      const result = await previewMarkdownInBackground(markdown);
       if ('refused' in result) {
         const max = (result.refused === 'input_too_large' ? MARKDOWN_PREVIEW_MAX_INPUT_BYTES : MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES) / KIB;
         throw Validation({ markdown: [ctx.t(`backend::markdown.${result.refused}`, { max })] });

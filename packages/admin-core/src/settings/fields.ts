@@ -40,6 +40,7 @@ const SETTINGS_REFUSED_KEYS: Readonly<Record<string, string>> = {
   virtual: 'settings values are stored by field name; a password field is a secret without `virtual`',
   property: 'settings values are stored under the field name, not an entity property',
   context: 'a settings form has one context',
+  write: 'a settings code has its own `permissions`, and its fields none of their own',
 };
 
 const FIELD_NAME = /^[a-z][a-z0-9_]*$/;

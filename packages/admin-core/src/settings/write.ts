@@ -9,6 +9,8 @@ import { SettingsRecord, type ISettingsRecord } from './entities.ts';
 import { isSecret } from './fields.ts';
 import type { SettingsService } from './service.ts';
 import type { RegisteredSettings, SettingsAnswer, SettingsNotice } from './types.ts';
+import { changedKeys } from '../audit/changes.ts';
+import { recordAudit } from '../audit/record.ts';
 
 /** The longest secret accepted, in characters (an API key or a PEM private key fits). */
 export const MAX_SECRET_LENGTH = 16_384;
@@ -155,6 +157,9 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
     record.secrets = secrets;
     record.updated_at = new Date();
     await em.flush();
+    // Secrets are named when set or cleared, never valued (docs/audit.md).
+    const fields = [...changedKeys(storedData, data), ...changedKeys(storedSecrets, secrets)];
+    await recordAudit(em, ctx, { action: 'settings', target: entry.code, fields });
     return settings.answer(entry, { exists: true, data, secrets }, notices);
   });
 }

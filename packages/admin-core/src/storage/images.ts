@@ -67,6 +67,26 @@ export function coverThumbnail(data: Buffer, size: number): Promise<Buffer> {
 }
 
 /**
+ * The image re-encoded in its own format without any metadata (EXIF with names and GPS
+ * positions, XMP, comments, private chunks): `rotate()` turns it upright by its EXIF orientation
+ * first, so it looks as it did (docs/security.md, "Host hardening and uploads"). An animated GIF
+ * or WebP keeps its frames when it needs no turn and all of them fit `MAX_IMAGE_PIXELS`;
+ * otherwise its first frame is kept. Throws when sharp cannot decode every pixel.
+ */
+export async function withoutMetadata(data: Buffer, image: SniffedImage): Promise<Buffer> {
+  const meta = await sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+  const pages = meta.pages ?? 1;
+  const animated = pages > 1 && (meta.orientation ?? 1) === 1 && meta.width * (meta.pageHeight ?? meta.height) * pages <= MAX_IMAGE_PIXELS;
+  const decoded = sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS, animated });
+  // Without `keepMetadata`/`withExif`, sharp writes none of the input's metadata.
+  const upright = animated ? decoded : decoded.rotate();
+  if (image.extension === 'jpg') return upright.jpeg({ quality: 90 }).toBuffer();
+  if (image.extension === 'png') return upright.png().toBuffer();
+  if (image.extension === 'gif') return upright.gif().toBuffer();
+  return upright.webp({ quality: 90 }).toBuffer();
+}
+
+/**
  * The uploaded name as a display name only: the base name (either slash), without control
  * characters, at most 255 characters. It is stored as `file_name` and never used as a path.
  */

@@ -122,7 +122,7 @@ describe('PUT /account', () => {
   it("refuses another admin's email, case-insensitively", async () => {
     const other = await t.createAdmin({ email: `taken.${Date.now()}@example.com` });
     const res = await refused({ email: other.email.toUpperCase() }, ['email']);
-    expect(res.body.error.details.email).toEqual(['This email is already used by another admin.']);
+    expect(res.body.error.details.email).toEqual(['This email address is not available.']);
     await refused({ email: other.email }, ['email']);
   });
 
@@ -130,6 +130,17 @@ describe('PUT /account', () => {
     const login = `login.${Date.now()}@example.com`;
     await t.createAdmin({ login, email: `unrelated.${Date.now()}@example.com` });
     await refused({ email: login.toUpperCase() }, ['email']);
+  });
+
+  it("answers another admin's email and another admin's login with the same 422, naming nobody", async () => {
+    const stamp = Date.now();
+    await t.createAdmin({ login: `holder.${stamp}@example.com`, email: `holder.mail.${stamp}@example.com` });
+    const byEmail = await refused({ email: `holder.mail.${stamp}@example.com` }, ['email']);
+    const byLogin = await refused({ email: `holder.${stamp}@example.com` }, ['email']);
+    expect(byLogin.body).toEqual(byEmail.body);
+    expect(byEmail.body.error.details.email).toEqual(['This email address is not available.']);
+    // The message says neither whose it is nor whether it is an email or a login.
+    expect(byEmail.body.error.details.email[0]).not.toMatch(/admin|login|used/i);
   });
 
   it('refuses the email or login of a soft-deleted admin', async () => {
@@ -171,7 +182,7 @@ describe('PUT /account', () => {
         await client.query('commit');
         const res = await pending;
         expect(res.status, JSON.stringify(res.body)).toBe(422);
-        expect(res.body.error.details.email).toEqual(['This email is already used by another admin.']);
+        expect(res.body.error.details.email).toEqual(['This email address is not available.']);
       } finally {
         await client.end();
       }

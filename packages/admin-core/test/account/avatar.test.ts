@@ -125,6 +125,39 @@ describe('account avatar', () => {
     expect((await rowsOf(admin.id))[0]!.content_type).toBe(type);
   });
 
+  it('stores every avatar without its metadata (names, GPS), turned upright by its EXIF orientation', async () => {
+    // 40x20, left half red and right half blue, tagged "rotate 90° clockwise to display" (6).
+    const tagged = (format: 'jpeg' | 'png' | 'webp') =>
+      sharp({ create: { width: 40, height: 20, channels: 3, background: '#0000ff' } })
+        .composite([{ input: { create: { width: 20, height: 20, channels: 3, background: '#ff0000' } }, left: 0, top: 0 }])
+        .toFormat(format)
+        .withExif({ IFD0: { Artist: 'Jane Doe', ImageDescription: 'at home' }, IFD3: { GPSMapDatum: 'WGS-84', GPSLatitudeRef: 'N' } })
+        .withMetadata({ orientation: 6 })
+        .toBuffer();
+    for (const format of ['jpeg', 'png', 'webp'] as const) {
+      const photo = await tagged(format);
+      expect(photo.includes('Jane Doe') && photo.includes('WGS-84')).toBe(true);
+      expect((await sharp(photo).metadata()).orientation).toBe(6);
+      const res = await upload(photo, `me.${format}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      for (const url of [res.body.data.url, res.body.data.thumb_url]) {
+        const stored = (await fetchBlob(url)).body as Buffer;
+        expect(stored.includes('Jane Doe') || stored.includes('WGS-84') || stored.includes('at home')).toBe(false);
+        const meta = await sharp(stored).metadata();
+        expect(meta.exif).toBeUndefined();
+        expect(meta.orientation).toBeUndefined();
+      }
+      // The original keeps its format, upright: 20 wide, 40 high, red on top after the turn.
+      const original = (await fetchBlob(res.body.data.url)).body as Buffer;
+      expect(await sharp(original).metadata()).toMatchObject({ format, width: 20, height: 40 });
+      const { data, info } = await sharp(original).raw().toBuffer({ resolveWithObject: true });
+      const top = (5 * info.width + 10) * info.channels;
+      const [r, , b] = [...data.subarray(top, top + 3)];
+      expect(r! > 200 && b! < 60, `top pixel ${r},${b}`).toBe(true);
+      expect((await rowsOf(admin.id))[0]!.file_size).toBe(original.length);
+    }
+  });
+
   it('takes the stored type from the content, not the name', async () => {
     const res = await upload(await makeImage('png'), 'really-a-png.jpg');
     expect(res.status).toBe(200);
@@ -173,7 +206,10 @@ describe('account avatar', () => {
     expect(exact.length).toBe(2 * MiB);
     const ok = await upload(exact, 'exact.png');
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect((await rowsOf(admin.id))[0]!.file_size).toBe(2 * MiB);
+    // What is stored is the image without its padding chunk (metadata is never kept).
+    const stored = (await fetchBlob(ok.body.data.url)).body as Buffer;
+    expect((await rowsOf(admin.id))[0]!.file_size).toBe(stored.length);
+    expect(stored.length).toBeLessThan(MiB);
 
     const over = await refused(upload(await pngOfSize(2 * MiB + 1), 'over.png'));
     expect(over.body.error.details.file_data).toEqual(['The file may be at most 2 MiB.']);

@@ -53,6 +53,11 @@ describe('LoginThrottle keys', () => {
     expect(throttle.keys('address:1', '1').login).not.toBe(throttle.keys('x', '1').address);
   });
 
+  it('keys an account by its id, apart from any identifier counter', () => {
+    expect(throttle.keys({ account: 7 }, '127.0.0.1')).toEqual({ login: 'account:7', address: 'address:127.0.0.1' });
+    expect(throttle.keys('account:7', '127.0.0.1').login).toBe('login:account:7');
+  });
+
   it('fits the key column', () => {
     const keys = throttle.keys('x'.repeat(1000), 'y'.repeat(1000));
     expect(keys.login.length).toBeLessThanOrEqual(320);

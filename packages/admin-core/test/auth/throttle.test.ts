@@ -41,8 +41,22 @@ describe('login throttling', () => {
     expectError(await wrong('ADMIN '), 401, 'login_failed');
     expectError(await wrong('admin/'), 401, 'login_failed');
     expectError(await wrong('admin'), 429, 'too_many_requests');
-    const [row] = await t.sql<{ hits: number }>(`select hits from cms_throttle where key = 'login:admin'`);
+    const [row] = await t.sql<{ hits: number }>(`select hits from cms_throttle where key = ?`, [`account:${admin.id}`]);
     expect(row!.hits).toBe(4);
+  });
+
+  it('counts the login and the email of one account against one counter', async () => {
+    for (let i = 0; i < 2; i++) expectError(await wrong('admin'), 401, 'login_failed');
+    expectError(await attempt({ email: 'admin@example.com', password: 'wrong password' }), 401, 'login_failed');
+    expectError(await attempt({ email: 'ADMIN@example.com', password: 'wrong password' }), 429, 'too_many_requests');
+    expectError(await wrong('admin'), 429, 'too_many_requests');
+    expectError(await attempt({ email: 'admin@example.com', password: admin.password }), 429, 'too_many_requests');
+  });
+
+  it('counts an identifier that names no account under its normalized form', async () => {
+    for (let i = 0; i < 3; i++) expectError(await wrong(['Nobody', 'nobody/', ' NOBODY'][i]!), 401, 'login_failed');
+    expectError(await wrong('nobody'), 429, 'too_many_requests');
+    expect(await t.sql(`select 1 from cms_throttle where key = 'login:nobody'`)).toHaveLength(1);
   });
 
   it('counts the route spelled with a trailing slash, /auth/login/, against the same counter', async () => {
@@ -63,7 +77,7 @@ describe('login throttling', () => {
     await wrong('admin');
     await wrong('admin');
     expect((await attempt({ login: 'admin', password: admin.password })).status).toBe(200);
-    expect(await t.sql(`select 1 from cms_throttle where key = 'login:admin'`)).toHaveLength(0);
+    expect(await t.sql(`select 1 from cms_throttle where key = ?`, [`account:${admin.id}`])).toHaveLength(0);
     for (let i = 0; i < 3; i++) expectError(await wrong('admin'), 401, 'login_failed');
     expectError(await wrong('admin'), 429, 'too_many_requests');
   });
@@ -91,7 +105,7 @@ describe('login throttling', () => {
   it('keeps the counters in PostgreSQL', async () => {
     await wrong('admin');
     const rows = await t.sql<{ key: string; hits: number }>('select key, hits from cms_throttle order by key');
-    expect(rows.map((r) => r.key)).toEqual([expect.stringMatching(/^address:/), 'login:admin']);
+    expect(rows.map((r) => r.key)).toEqual([`account:${admin.id}`, expect.stringMatching(/^address:/)]);
     expect(rows.every((r) => Number(r.hits) === 1)).toBe(true);
   });
 });
@@ -112,6 +126,14 @@ describe('per-address throttling', () => {
     const refused = await t.http.post(`${API}/auth/login`).send({ login: 'd', password: 'wrong password' });
     expectError(refused, 429, 'too_many_requests');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('caps what one address inserts: once it is over its limit, no attempt adds a counter', async () => {
+    await t.sql('delete from cms_throttle');
+    for (let i = 0; i < 20; i++) await t.http.post(`${API}/auth/login`).send({ login: `random-${i}`, password: 'wrong password' });
+    const rows = await t.sql<{ key: string }>('select key from cms_throttle order by key');
+    // Three logins under the limit, and the address itself: refused attempts insert nothing.
+    expect(rows.map((r) => r.key)).toEqual([expect.stringMatching(/^address:/), 'login:random-0', 'login:random-1', 'login:random-2']);
   });
 
   it('gives a success its address hit back', async () => {

@@ -139,7 +139,8 @@ describe('the admins and roles controllers', () => {
   it('permission editor (radio): 422 for a non-object, unknown code or value; 403 for a locked code; kept codes survive', async () => {
     const { data } = await newAdmin(su, { permissions: { 'test.prefs.manage': 1 } });
     await t.sql(`update cms_admins set permissions = ? where id = ?`, [
-      JSON.stringify({ 'test.prefs.manage': 1, 'retired.plugin.code': 1 }),
+      // A kept deny: a kept grant would be held by the target and not by the manager (docs/security.md).
+      JSON.stringify({ 'test.prefs.manage': 1, 'retired.plugin.code': -1 }),
       data.id,
     ]);
     const before = await snapshot(t, TABLES);
@@ -158,7 +159,7 @@ describe('the admins and roles controllers', () => {
     // A code the manager holds may change; the stored code that is no longer offered is kept.
     const ok = await manager.put(`${ADMINS}/${data.id}`, { permissions: { 'test.prefs.manage': -1 } });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.permissions).toEqual({ 'test.prefs.manage': -1, 'retired.plugin.code': 1 });
+    expect(ok.body.data.permissions).toEqual({ 'test.prefs.manage': -1, 'retired.plugin.code': -1 });
     // Sent back as served, the kept code is accepted unchanged.
     expect((await su.put(`${ADMINS}/${data.id}`, { permissions: ok.body.data.permissions })).body.data.permissions).toEqual(
       ok.body.data.permissions,

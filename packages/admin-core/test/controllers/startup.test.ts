@@ -78,6 +78,17 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
   ['an unknown controller key', (c) => (c.colour = 'red'), 'colour', /unknown controller key.*Known keys: name, entity/],
   ['no entity', (c) => delete c.entity, 'entity', /names no entity/],
   ['a singleton with a list', (c) => (c.singleton = true), 'list', /a singleton controller has no list/],
+  ['readOnly that is not a boolean', (c) => (c.readOnly = 'yes'), 'readOnly', /must be true or false/],
+  [
+    'a read-only singleton',
+    (c) => {
+      delete c.list;
+      c.singleton = true;
+      c.readOnly = true;
+    },
+    'readOnly',
+    /a singleton cannot be read-only/,
+  ],
   ['a soft-delete column that is not a datetime', (c) => (c.softDelete = 'title'), 'softDelete', /not a datetime property/],
   ['an unknown permission', (c) => (c.permissions = ['test.startup.nope']), 'permissions', /unknown permission "test\.startup\.nope"/],
   [

@@ -83,8 +83,9 @@ describe('money', () => {
   const field = { currency: 'EUR', scale: 2, max: 1000000 };
 
   it('accepts decimal strings and returns them unchanged', async () => {
-    for (const value of ['10.50', '10.5', '-3', '0', '007.10', '1000000.00', '-1000000'])
-      expect(await decode(money, value, field)).toEqual({ value });
+    for (const value of ['10.50', '10.5', '0', '007.10', '1000000.00']) expect(await decode(money, value, field)).toEqual({ value });
+    // Negative amounts where the field allows them (`min: null`; test/fields/ranges.test.ts).
+    for (const value of ['-3', '-1000000']) expect(await decode(money, value, { ...field, min: null })).toEqual({ value });
   });
 
   it('refuses numbers (floats lose precision) and malformed strings with money.invalid', async () => {
@@ -113,7 +114,7 @@ describe('money', () => {
       messageKey: 'backend::fields.money.too_large',
       params: { max: '1000000' },
     });
-    expect(await decode(money, '-1000001', field)).toMatchObject({ code: 'money.too_large' });
+    expect(await decode(money, '-1000001', { ...field, min: null })).toMatchObject({ code: 'money.too_large' });
     expect(await decode(money, '99999999999999999999999', { currency: 'EUR', max: '99999999999999999999998' })).toMatchObject({
       code: 'money.too_large',
     });
@@ -170,10 +171,11 @@ describe('money', () => {
     expect(checkMessage(money, { currency: 'EUR' }, { property: property('numeric', { runtimeType: 'string' }) })).toBeUndefined();
   });
 
-  it('serves currency, scale and max', () => {
+  it('serves currency, scale, min and max', () => {
     expect(money.schema!({ type: 'money', currencyFrom: 'currency', max: 1000 }, { t: (k) => k, locale: 'en', locales: [] })).toEqual({
       scale: 4,
       currencyFrom: 'currency',
+      min: '0',
       max: '1000',
     });
   });

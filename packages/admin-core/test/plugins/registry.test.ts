@@ -28,6 +28,7 @@ describe('Registry', () => {
       expect.arrayContaining([
         'cms/backend/admins',
         'cms/backend/roles',
+        'cms/backend/audit',
         'cms/journal/posts',
         'cms/journal/categories',
         'acme/catalog/products',

@@ -35,7 +35,7 @@ describe('settings routes', () => {
     });
 
     it('lists every entry to a superuser, ordered by `order`, then code', async () => {
-      expect(await codes(root)).toEqual(['reports_link', 'shop', 'vault', 'superonly', 'other', 'journal', 'admins', 'roles']);
+      expect(await codes(root)).toEqual(['reports_link', 'shop', 'vault', 'superonly', 'other', 'journal', 'admins', 'roles', 'audit']);
     });
 
     it('serves each entry as a SettingsEntry, localized', async () => {

@@ -40,6 +40,7 @@ describe('settings start-up checks', () => {
     const registry = build([...plugins, prefsPlugin]);
     expect([...registry.settings.keys()].sort()).toEqual([
       'admins',
+      'audit',
       'journal',
       'other',
       'reports_link',
@@ -79,7 +80,7 @@ describe('settings start-up checks', () => {
     });
 
     it('accepts a code of 64 characters with "-" and "_"', () => {
-      expect(build([withEntry({ label: 'x', controller: 'cms/backend/roles' }, `a-b_${'c'.repeat(60)}`)]).settings.size).toBe(3);
+      expect(build([withEntry({ label: 'x', controller: 'cms/backend/roles' }, `a-b_${'c'.repeat(60)}`)]).settings.size).toBe(4);
     });
   });
 

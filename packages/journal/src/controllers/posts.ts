@@ -1,9 +1,11 @@
-import { defineController, NO_ROWS } from '@cms/admin-core';
+import { adminsWithPermission, defineController, NO_ROWS } from '@cms/admin-core';
 import { Category, Post } from '../entities/index.ts';
 import { postActions, postBulkActions, postToolbarButtons } from './post-actions.ts';
 import { postPartials } from './post-partials.ts';
 
 const ACCESS_POSTS = 'cms.journal.access_posts';
+/** Publishing by a save needs what the `publish` action needs (docs/controllers.md, "Field-level write permissions"). */
+const PUBLISH_POSTS = 'cms.journal.publish_posts';
 const s = (key: string) => `cms.journal::${key}`;
 
 /** `cms/journal/posts`: the blog's posts (its actions: docs/actions.md, "The example app"). */
@@ -60,17 +62,25 @@ export const postsController = defineController({
         options: { draft: s('posts.status.draft'), published: s('posts.status.published'), archived: s('posts.status.archived') },
         default: 'draft',
         tab: s('posts.tabs.manage'),
+        write: { permissions: [PUBLISH_POSTS], values: ['published'] },
       },
-      published_at: { type: 'datepicker', label: s('posts.fields.published_at'), mode: 'datetime', tab: s('posts.tabs.manage') },
+      published_at: {
+        type: 'datepicker',
+        label: s('posts.fields.published_at'),
+        mode: 'datetime',
+        tab: s('posts.tabs.manage'),
+        write: { permissions: [PUBLISH_POSTS] },
+      },
       tags: { type: 'taglist', label: s('posts.fields.tags'), mode: 'array', tab: s('posts.tabs.manage') },
       categories: { type: 'relation', label: s('posts.fields.categories'), nameFrom: 'name', tab: s('posts.tabs.categories') },
-      // Soft-deleted admins are neither offered nor accepted as authors.
+      // Authors are admins who may access posts (superusers included): neither offered nor
+      // accepted is anyone else, nor a suspended or soft-deleted admin (docs/security.md).
       author: {
         type: 'relation',
         label: s('posts.fields.author'),
         nameFrom: 'login',
         emptyOption: s('posts.no_author'),
-        relationScope: () => ({ deleted_at: null }),
+        relationScope: () => adminsWithPermission(ACCESS_POSTS),
         tab: s('posts.tabs.manage'),
       },
       cover_image: {

@@ -4,6 +4,8 @@
  * every failure (unreachable engine, timeout, HTTP error, a document the engine refused) throws
  * a `TypesenseError` that says what happened; it never hangs and never reports a partial success
  * as a success. The API key travels in a header only and never appears in an error message.
+ * Redirects are never followed: every request carries the key and the posts, and a redirect would
+ * hand both to whatever origin the answer names (docs/security.md, "Host hardening and uploads").
  */
 
 export interface TypesenseOptions {
@@ -82,6 +84,7 @@ export async function upsertDocuments(
         method: 'POST',
         headers: { 'Content-Type': 'text/plain', 'X-TYPESENSE-API-KEY': options.apiKey },
         body: batch.map((document) => JSON.stringify(document)).join('\n'),
+        redirect: 'manual',
         signal,
       });
       answer = await response.text();
@@ -91,6 +94,9 @@ export async function upsertDocuments(
         throw new TypesenseError(`Typesense did not answer within ${timeoutMs} ms`, { cause: error });
       throw new TypesenseError(`Typesense could not be reached at ${base.origin}`, { cause: error });
     }
+    // Where it points is not repeated either: it is the engine's (or an attacker's) word.
+    if (response.status >= 300 && response.status < 400)
+      throw new TypesenseError(`Typesense answered a redirect (HTTP ${response.status}), which is not followed: set the engine's own URL`);
     if (!response.ok) throw new TypesenseError(`Typesense refused the import with HTTP ${response.status}`);
     const { count, errors } = results(answer);
     // The engine's own words are not repeated: a server that echoes the request would put the key in the log.

@@ -8,6 +8,7 @@ import { isScalar } from '../../validation/values.ts';
 import { lockScopedSelection } from '../form/delete.ts';
 import { loadRecord } from '../form/record.ts';
 import { encodeData, messageOf } from './result.ts';
+import { recordAudit } from '../../audit/record.ts';
 import type { ActionContext, AdminActionResult, BulkActionResult } from './types.ts';
 
 /**
@@ -59,6 +60,7 @@ export async function runRecordAction(
     const record = await loadRecord(controller, input.id, ctx.scope(em), { lock: true });
     if (action.appliesTo && !action.appliesTo(record)) throw Conflict('action_not_applicable');
     const outcome = (await action.run(record, actionContext(ctx, em))) ?? {};
+    await recordAudit(em, ctx, { action: 'action', target: controller.address, recordIds: [input.id], detail: `record:${input.action}` });
     return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   });
 }
@@ -92,6 +94,8 @@ export async function runBulkAction(
     if (!Number.isSafeInteger(affected) || affected < 0)
       throw new Error(`bulk action "${input.action}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
     const message = outcome.message === undefined ? ctx.t('backend::actions.bulk_done', {}, affected) : messageOf(ctx, outcome.message);
+    const ids = records.map((record) => Number((record as { id: unknown }).id));
+    await recordAudit(em, ctx, { action: 'action', target: controller.address, recordIds: ids, detail: `bulk:${input.action}` });
     return { affected, message };
   });
 }
@@ -114,6 +118,7 @@ export async function runToolbarAction(
   const action = toolbarAction(controller, input.action, ctx.principal);
   const work = async (em: EntityManager) => {
     const outcome = (await action.run(actionContext(ctx, em))) ?? {};
+    await recordAudit(em, ctx, { action: 'action', target: controller.address, detail: `toolbar:${input.action}` });
     return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   };
   // `transaction: false`: the request's entity manager, each query on its own (no connection held while it waits).
@@ -162,6 +167,8 @@ export async function runWidgetAction(
     const record = body.record_id === undefined ? undefined : await loadRecord(controller, body.record_id, ctx.scope(em), { lock: true });
     const actionInput = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };
     const outcome = (await action.run(actionInput, actionContext(ctx, em))) ?? {};
+    const recordIds = body.record_id === undefined ? [] : [body.record_id];
+    await recordAudit(em, ctx, { action: 'action', target: controller.address, recordIds, detail: `widget:${field.config.action}` });
     return { fill: fillOf(field, outcome.fill), message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   });
 }

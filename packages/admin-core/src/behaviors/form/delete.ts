@@ -7,6 +7,7 @@ import { Conflict } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import { deleteViolation } from './constraints.ts';
 import { loadRecord } from './record.ts';
+import { recordAudit } from '../../audit/record.ts';
 
 /** Removes the row, or sets the soft-delete column when the controller declares one. */
 function removeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager) {
@@ -23,6 +24,7 @@ export async function deleteRecord(controller: ResolvedController, id: number, c
       await controller.config.hooks?.beforeDelete?.(record, { principal, em });
       removeRecord(controller, record, em);
       await em.flush();
+      await recordAudit(em, ctx, { action: 'delete', target: controller.address, recordIds: [id] });
       return { deleted: 1 };
     });
   } catch (error) {
@@ -63,6 +65,9 @@ export async function bulkDelete(controller: ResolvedController, ids: number[], 
         removeRecord(controller, record as Record<string, unknown>, em);
       }
       await em.flush();
+      const deleted = records.map((record) => Number((record as { id: unknown }).id));
+      if (deleted.length)
+        await recordAudit(em, ctx, { action: 'delete', target: controller.address, recordIds: deleted, detail: 'bulk-delete' });
       return { deleted: records.length };
     });
   } catch (error) {

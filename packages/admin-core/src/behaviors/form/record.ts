@@ -11,8 +11,23 @@ import { belongsToLabels, belongsToManyOptions, type RelationOption } from '../l
 export interface RecordAnswer {
   data: Record<string, unknown>;
   /** `notices`: only when a field type reported something on save (docs/controllers.md, "Create and update"). */
-  meta: { labels: Record<string, RelationOption[]>; actions: unknown[]; notices?: FieldNotice[] };
+  meta: {
+    labels: Record<string, RelationOption[]>;
+    actions: unknown[];
+    notices?: FieldNotice[];
+    /** The record's version, also its `ETag` (docs/controllers.md, "Versions and If-Match"). */
+    etag?: string;
+  };
 }
+
+/**
+ * The digest of a record's stored row in a query whose alias for its table is `e`: every column as
+ * PostgreSQL writes it (`row(e.*)`, never a column called `e`), hashed in the statement. The
+ * record's version is made from it (version.ts, docs/controllers.md "Versions and If-Match").
+ */
+export const ROW_DIGEST_SQL = `encode(sha256(convert_to(row("e".*)::text, 'UTF8')), 'hex')`;
+/** The key `readRecord(…, { digest: true })` answers the digest under (`takeDigest` removes it). */
+export const ROW_DIGEST_KEY = '__row_digest';
 
 /** Loads one record through the form scope (`lock` for writes); out of scope is 404. */
 export async function loadRecord(
@@ -39,10 +54,15 @@ const belongsToFields = (controller: ResolvedController) =>
 
 /**
  * Reads one record for showing it: a plain row through the form scope, with the labels of its
- * belongsTo fields joined into the same statement (`__label<n>`). Out of scope is 404. Writes
- * load entities with `loadRecord` instead.
+ * belongsTo fields joined into the same statement (`__label<n>`), and with `digest` its row
+ * digest (`takeDigest`, version.ts). Out of scope is 404. Writes load entities with `loadRecord` instead.
  */
-export async function readRecord(controller: ResolvedController, id: number, ctx: OperationContext): Promise<Record<string, unknown>> {
+export async function readRecord(
+  controller: ResolvedController,
+  id: number,
+  ctx: OperationContext,
+  options: { digest?: boolean } = {},
+): Promise<Record<string, unknown>> {
   const scope = await scopeCondition(controller, 'form', ctx.scope());
   const qb = ctx
     .em()
@@ -54,6 +74,7 @@ export async function readRecord(controller: ResolvedController, id: number, ctx
     qb.leftJoin(`e.${field.property!.name}` as never, `l${index}`);
     qb.addSelect(raw(`"l${index}"."${label.fieldNames[0]}" as "__label${index}"`) as never);
   });
+  if (options.digest) qb.addSelect(raw(`${ROW_DIGEST_SQL} as "${ROW_DIGEST_KEY}"`) as never);
   const rows = (await qb.limit(1).execute('all', true)) as Record<string, unknown>[];
   if (!rows[0]) throw NotFound();
   return rows[0];

@@ -6,14 +6,20 @@ import { AdminError, refusalCode, Validation, type ErrorDetails } from '../../er
 import { FieldError } from '../../fields/types.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { containsNul } from '../../fields/common.ts';
+import { writeRefusal } from '../../fields/write.ts';
 import { isPlainObject } from '../../validation/body.ts';
 import { saveViolation } from './constraints.ts';
 import { encodeRecord, inContext, loadRecord, type RecordAnswer } from './record.ts';
+import { changedFields, storedFieldValues } from '../../audit/changes.ts';
+import { recordAudit } from '../../audit/record.ts';
+import { checkVersion, withVersion, type VersionCondition } from './version.ts';
 
 /** What a create (`id` absent) or an update save works on. */
 export interface SaveInput {
   id?: number;
   body: unknown;
+  /** An update's `If-Match` (docs/controllers.md, "Versions and If-Match"): stale is 412, nothing written. */
+  ifMatch?: VersionCondition;
 }
 
 /** Which body keys a save accepts: stored and virtual fields of the mode's context, not read-only. */
@@ -77,6 +83,14 @@ async function decodeValues(
       });
       // `undefined` means "leave the stored value alone" (an empty password on update, say).
       if (result === undefined) continue;
+      // A sent value the admin may not write is a 403 (docs/controllers.md, "Field-level write permissions").
+      const current = record && field.property ? record[field.property.name] : undefined;
+      const refusal =
+        present && writeRefusal(field, result, { mode, current, principal: ctx.principal, locales: ctx.services.config.locales });
+      if (refusal) {
+        errors.push({ field: field.name, error: refusal });
+        continue;
+      }
       if (field.type.storage === 'virtual') decoded.virtual[field.name] = result;
       else decoded.values.set(field, result);
     } catch (error) {
@@ -132,10 +146,13 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
     return await ctx.transaction(async (em) => {
       const scopeCtx = ctx.scope(em);
       const record = id === undefined ? undefined : await loadRecord(controller, id, scopeCtx, { lock: true });
+      // Compared under the row lock: of two saves sent with the same version, the second is stale.
+      if (record) await checkVersion(controller, record, input.ifMatch, em, ctx);
       const decoded = await decodeValues(controller, mode, body, record, em, ctx);
       const data = toEntityData(decoded.values);
       let target: Record<string, unknown>;
       const previous = record ? storedScalars(controller, record) : undefined;
+      const before = record ? await storedFieldValues(record, decoded.values.keys(), ctx.services.config.locales) : undefined;
       if (record) {
         await initCollections(record, decoded.values);
         em.assign(record as never, data as never);
@@ -151,7 +168,12 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       await controller.config.hooks?.afterSave?.(target, saveCtx);
       const answer = await encodeRecord(controller, target, ctx, em);
       if (decoded.notices.length) answer.meta.notices = decoded.notices;
-      return answer;
+      // In this transaction: the row commits or rolls back with the save (docs/audit.md).
+      const fields = changedFields({ before, fields: decoded.values.keys(), after: answer.data, virtual: decoded.virtual, body });
+      await recordAudit(em, ctx, { action: mode, target: controller.address, recordIds: [Number(target.id)], fields });
+      // The new version is of what commits: anything `afterSave` changed is flushed first.
+      await em.flush();
+      return withVersion(controller, answer, em);
     });
   } catch (error) {
     // Field messages that are still string keys (hooks write them) are localized by the envelope.

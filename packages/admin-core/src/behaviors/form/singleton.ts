@@ -3,11 +3,13 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import { NotFound } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import { encodeRecord, type RecordAnswer } from './record.ts';
+import { withVersion } from './version.ts';
+import { recordAudit } from '../../audit/record.ts';
 
 /**
  * `GET /{ctl}/singleton`: the first record in the form scope, or, when the table has none, one
  * created from the fields' defaults. Created and read in one transaction under a table lock so
- * that two first visits cannot create two records.
+ * that two first visits cannot create two records. The answer carries the record's version.
  */
 export async function openSingleton(controller: ResolvedController, ctx: OperationContext): Promise<RecordAnswer> {
   return ctx.transaction(async (em) => {
@@ -25,9 +27,12 @@ export async function openSingleton(controller: ResolvedController, ctx: Operati
       }
       record = em.create(controller.meta.class, defaults as never);
       await em.flush();
+      // Opening creates the record: a write like any (docs/audit.md).
+      const id = (record as { id: number }).id;
+      await recordAudit(em, ctx, { action: 'create', target: controller.address, recordIds: [id], detail: 'singleton' });
       if (scope && !(await em.findOne(controller.meta.class, { $and: [{ id: (record as { id: number }).id }, scope] } as never)))
         throw NotFound();
     }
-    return encodeRecord(controller, record as Record<string, unknown>, ctx, em);
+    return withVersion(controller, await encodeRecord(controller, record as Record<string, unknown>, ctx, em), em);
   });
 }

@@ -1,6 +1,8 @@
 import { Validation, type ErrorDetails } from '../../errors/index.ts';
 import type { RequestContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
+import { parseDate } from '../../fields/dates.ts';
+import { ownValue } from '../../validation/values.ts';
 
 export interface ListQuery {
   search: string;
@@ -50,7 +52,8 @@ export function parseListQuery(controller: ResolvedController, query: Record<str
   let sort = list.defaultSort ? { ...list.defaultSort } : undefined;
   const sortKey = single('sort');
   if (sortKey !== undefined) {
-    if (!list.columns[sortKey]?.sortable)
+    // Declared names are own keys: `?sort=constructor` names no column (docs/controllers.md).
+    if (!ownValue(list.columns, sortKey)?.sortable)
       fail('sort', 'backend::validation.one_of', {
         values: Object.keys(list.columns)
           .filter((k) => list.columns[k]!.sortable)
@@ -77,7 +80,8 @@ export function parseListQuery(controller: ResolvedController, query: Record<str
       continue;
     }
     const name = match[1]!;
-    const filter = list.filters?.[name];
+    // Own keys only: `filter[constructor]` or `filter[toString]` is an unknown filter, a 422.
+    const filter = ownValue(list.filters, name);
     const value = single(key);
     if (!filter) {
       fail(key, 'backend::validation.unknown_key');
@@ -98,9 +102,11 @@ function parseCount(value: string | undefined, fallback: number): number | undef
   return Number(value);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const isRealDate = (value: string) =>
-  DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+/**
+ * A calendar day PostgreSQL can hold, `0001-01-01` to `9999-12-31`: year 0 does not exist there
+ * (it used to reach the database and answer a 500).
+ */
+export const isRealDate = (value: string) => parseDate(value) !== undefined;
 
 function checkFilterValue(
   type: string,
@@ -111,7 +117,7 @@ function checkFilterValue(
   switch (type) {
     case 'group': {
       const values = value.split(',').filter(Boolean);
-      const bad = values.find((v) => !options || !(v in options));
+      const bad = values.find((v) => !options || !Object.hasOwn(options, v));
       return bad !== undefined
         ? { key: 'backend::validation.one_of', params: { values: Object.keys(options ?? {}).join(', ') } }
         : undefined;

@@ -4,6 +4,7 @@ import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import { escapeLike, scopeCondition } from './conditions.ts';
 import type { ListQuery } from './query.ts';
+import { ownValue } from '../../validation/values.ts';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const column = (c: ResolvedColumn) => `e.${q(c.property.fieldNames[0]!)}`;
@@ -56,6 +57,13 @@ function conditionSql(controller: ResolvedController, condition: Condition, em: 
   return { sql: `e."id" in (${sql})`, params: [...params] };
 }
 
+/**
+ * A day as PostgreSQL reads it: the day after `9999-12-31` is `10000-01-01` (not ISO's
+ * `+010000-01-01`, which PostgreSQL refuses).
+ */
+const dayText = (date: Date) =>
+  `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+
 const isTimestamp = (type: string | undefined) => Boolean(type && /^timestamp|^datetime/.test(type));
 
 /**
@@ -82,7 +90,7 @@ export async function listWhere(
       add({ sql: `(${searchable.map((c) => `${column(c)} ilike ?`).join(' or ')})`, params: searchable.map(() => pattern) });
   }
   for (const [name, value] of query.filters) {
-    const filter = controller.list.filters![name]!;
+    const filter = ownValue(controller.list.filters, name)!;
     const property = filter.column ? controller.meta.properties[filter.column as never] : undefined;
     const target = property ? `e.${q((property as { fieldNames: string[] }).fieldNames[0]!)}` : '';
     const type = (property as { columnTypes?: string[] } | undefined)?.columnTypes?.[0];
@@ -100,7 +108,7 @@ export async function listWhere(
       case 'daterange': {
         const [from, to] = value.split(',');
         const bound = (day: string) => (isTimestamp(type) ? `${day}T00:00:00Z` : day);
-        const next = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+        const next = (day: string) => dayText(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000));
         if (from) add({ sql: `${target} >= ?`, params: [bound(from)] });
         if (to) add({ sql: `${target} < ?`, params: [bound(next(to))] });
         break;

@@ -5,6 +5,7 @@ import type { Condition } from '../../controllers/types.ts';
 import { NotFound, Validation, type ErrorDetails } from '../../errors/index.ts';
 import type { OperationContext, RequestContext } from '../../context/operation.ts';
 import { escapeLike } from '../list/conditions.ts';
+import { ownValue } from '../../validation/values.ts';
 
 export const OPTIONS_QUERY_KEYS = ['search', 'page', 'per_page'];
 
@@ -75,7 +76,8 @@ export async function relationOptions(
 
 /** `GET /{ctl}/filters/{scope}/options`: a declared scope filter's options, labels localized. */
 export async function filterOptions(controller: ResolvedController, name: string, ctx: OperationContext) {
-  const filter = controller.list.filters?.[name];
+  // An own key only: `filters/constructor/options` names no filter (404), not Object's constructor.
+  const filter = ownValue(controller.list.filters, name);
   if (filter?.type !== 'scope') throw NotFound();
   const options = filter.scopeOptions
     ? await filter.scopeOptions(ctx.scope())

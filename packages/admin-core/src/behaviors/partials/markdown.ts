@@ -38,8 +38,10 @@ export function partialMarkdown(source: string, budget: Partial<MarkdownBudget> 
     text = text.slice(0, cut > 0 ? cut : limit.sourceChars);
     truncated = true;
   }
-  const rendered = previewMarkdown(text);
-  // Refused only when the HTML of 16 KiB of source is over a MiB: show nothing rather than fail.
+  // Rendered on the request's thread: at most four times the HTML budget is sanitized, so that a
+  // source that renders to megabytes cannot hold the event loop (docs/security.md, "Markup sanitizing").
+  const rendered = previewMarkdown(text, 4 * limit.outputBytes);
+  // Refused when the HTML is over that (or the markup past the sanitizer's limits): show nothing rather than fail.
   if ('refused' in rendered) return { html: '', truncated: true };
   const clean = rendered.html;
   let html = '';

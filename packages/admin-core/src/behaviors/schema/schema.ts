@@ -6,6 +6,7 @@ import type { OperationContext } from '../../context/operation.ts';
 import type { AdminServices } from '../../context/services.ts';
 import type { FormConfig } from '../../controllers/types.ts';
 import { formAssets } from '../../fields/plugin/routes.ts';
+import { mayWrite } from '../../fields/write.ts';
 import { widgetPermitted } from '../actions/lists.ts';
 
 /** FormField keys served as the author wrote them (labels are localized below; docs/controllers.md, "FieldConfig"). */
@@ -86,6 +87,8 @@ export function formField(field: ResolvedField, { strings, locale, principal, pe
   const out: Record<string, unknown> = { name: field.name, type: field.type.name };
   for (const key of LOCALIZED) if (typeof config[key] === 'string') out[key] = strings.t(locale, config[key] as string);
   for (const key of PASSTHROUGH) if (config[key] !== undefined) out[key] = config[key];
+  // A field the admin may not write (docs/controllers.md, "Field-level write permissions").
+  if (!mayWrite(field.config, principal)) out.readOnly = true;
   if (field.config.options) {
     out.options = Object.entries(field.config.options).map(([value, label]) => ({ label: strings.t(locale, label), value }));
   }

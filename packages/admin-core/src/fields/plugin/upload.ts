@@ -10,6 +10,7 @@ import { isPlainObject } from '../../validation/values.ts';
 import { asFieldError, pluginFieldTypeOf, PluginFieldTypeFailure, type PluginFieldType } from './field-type.ts';
 import { isJsonValue } from './json.ts';
 import { recordingStorage } from '../../storage/storage.ts';
+import { recordAudit } from '../../audit/record.ts';
 
 /** The multipart field that carries the file. */
 export const PLUGIN_UPLOAD_FIELD = 'file';
@@ -91,6 +92,8 @@ async function uploadToField(
         const refusal = asFieldError(error, type.name, 'upload');
         throw Validation({ [field.name]: [t(refusal.messageKey, refusal.params)] }, refusalCode([refusal.code]));
       }
+      // A file change to the record (docs/audit.md); rolled back with the handler's writes.
+      await recordAudit(em, ctx, { action: 'file', target: controller.address, recordIds: [id], detail: 'upload', fields: [field.name] });
       // Checked before the commit: an answer that cannot be served rolls the handler's writes back.
       if (answer === undefined) return null;
       if (!isJsonValue(answer)) throw new PluginFieldTypeFailure(type.name, 'upload', new TypeError('upload.handle must answer JSON data'));

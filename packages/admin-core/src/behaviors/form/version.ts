@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import type { OperationContext } from '../../context/operation.ts';
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import { AdminError, Validation } from '../../errors/index.ts';
+import { belongsToManyOptions } from '../list/labels.ts';
+import { encodeRecord, ROW_DIGEST_KEY, ROW_DIGEST_SQL, type RecordAnswer } from './record.ts';
+
+/*
+ * Record versions (docs/controllers.md, "Versions and If-Match"). A version is computed from what
+ * is stored, so it works for every controller without a column or a migration, and it changes
+ * with every write, whoever makes it: the SHA-256 of the row as PostgreSQL writes it
+ * (`row(e.*)::text`, every column) and of the ids of the controller's belongsToMany fields in
+ * pivot order. It is answered as a strong entity tag, `ETag` and `meta.etag`.
+ */
+
+/** What `If-Match` asks: any current record (`*`), or one of these strong tags (weak ones never match). */
+export type VersionCondition = { any: true } | { tags: readonly string[] };
+
+const manyFields = (controller: ResolvedController): ResolvedField[] =>
+  [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && field.property?.kind === 'm:n');
+
+/** The entity tag of a record from its row digest and its answer's `data` (belongsToMany ids). */
+export function entityTag(controller: ResolvedController, rowDigest: string, data: Record<string, unknown>): string {
+  const hash = createHash('sha256').update(rowDigest);
+  for (const field of manyFields(controller)) hash.update(`\n${field.name}=${JSON.stringify(data[field.name] ?? [])}`);
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
+}
+
+/** Removes the digest `readRecord(…, { digest: true })` added to a row, and answers it. */
+export function takeDigest(row: Record<string, unknown>): string {
+  const digest = String(row[ROW_DIGEST_KEY]);
+  delete row[ROW_DIGEST_KEY];
+  return digest;
+}
+
+async function rowDigest(controller: ResolvedController, id: number, em: EntityManager): Promise<string> {
+  const rows = (await em
+    .createQueryBuilder(controller.meta.class, 'e')
+    .select(raw(`${ROW_DIGEST_SQL} as "digest"`) as never)
+    .where({ id } as never)
+    .execute('all', false)) as Array<{ digest: string }>;
+  return String(rows[0]?.digest);
+}
+
+/** The current tag of a stored record, read in the caller's transaction (the save holds its row lock). */
+async function storedTag(controller: ResolvedController, id: number, em: EntityManager): Promise<string> {
+  const data: Record<string, unknown> = {};
+  for (const field of manyFields(controller)) {
+    const options = await belongsToManyOptions(em, field.property!, [id], field.relation!.labelProperty!);
+    data[field.name] = (options.get(id) ?? []).map((option) => option.value);
+  }
+  return entityTag(controller, await rowDigest(controller, id, em), data);
+}
+
+/** Adds the tag of a record just written (or read) in this transaction to its answer. */
+export async function withVersion(controller: ResolvedController, answer: RecordAnswer, em: EntityManager): Promise<RecordAnswer> {
+  const id = Number(answer.data.id);
+  answer.meta.etag = entityTag(controller, await rowDigest(controller, id, em), answer.data);
+  return answer;
+}
+
+// RFC 9110, 8.8.3 and 13.1.1: `*`, or a comma-separated list of `[W/]"etagc*"`; empty elements are allowed.
+const LIST_ELEMENT = /[ \t]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*)?(?:,|$)/y;
+
+/** The condition of an `If-Match` header; a malformed one is a 422 naming the header (nothing is written). */
+export function ifMatchCondition(header: string | undefined, ctx: Pick<OperationContext, 't'>): VersionCondition | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return { any: true };
+  const tags: string[] = [];
+  let seen = 0;
+  LIST_ELEMENT.lastIndex = 0;
+  // Each match ends at a comma or at the end, so it always advances; a failed one resets `lastIndex` to 0.
+  while (LIST_ELEMENT.lastIndex < header.length) {
+    const match = LIST_ELEMENT.exec(header);
+    if (!match) break;
+    if (match[2]) {
+      seen++;
+      if (!match[1]) tags.push(match[2]);
+    }
+  }
+  if (LIST_ELEMENT.lastIndex < header.length || seen === 0) {
+    throw Validation({ 'If-Match': [ctx.t('backend::validation.if_match')] });
+  }
+  return { tags };
+}
+
+/**
+ * Refuses a save whose `If-Match` no longer matches the record (412 `version_mismatch`). Called
+ * under the save's row lock, so that two saves with the same tag cannot both pass. The answer
+ * carries the current record beside the error, as an update would answer it (docs/errors.md).
+ */
+export async function checkVersion(
+  controller: ResolvedController,
+  record: Record<string, unknown>,
+  condition: VersionCondition | undefined,
+  em: EntityManager,
+  ctx: OperationContext,
+): Promise<void> {
+  // `*` matches any current record: it was found in the form scope, else the save is a 404.
+  if (condition === undefined || 'any' in condition) return;
+  const tag = await storedTag(controller, Number(record.id), em);
+  if (condition.tags.includes(tag)) return;
+  const current = await encodeRecord(controller, record, ctx, em);
+  throw new AdminError('version_mismatch', {
+    headers: { ETag: tag },
+    current: { data: current.data, meta: { ...current.meta, etag: tag } },
+  });
+}
