@@ -3,7 +3,7 @@ import type { OperationContext } from '../context/operation.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import { refusalCode, Validation, type ErrorDetails } from '../errors/index.ts';
 import { containsNul } from '../fields/common.ts';
-import { FieldError, type FieldErrorCode } from '../fields/types.ts';
+import { FieldError, type FieldDecodeContext, type FieldErrorCode } from '../fields/types.ts';
 import { isPlainObject } from '../validation/values.ts';
 import { SettingsRecord, type ISettingsRecord } from './entities.ts';
 import { isSecret } from './fields.ts';
@@ -102,38 +102,35 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
             throw new FieldError('validation_failed', 'backend::validation.required');
           continue;
         }
+        const decodeContext = (current: unknown, notice: (message: string) => void): FieldDecodeContext => ({
+          field: field.name,
+          mode,
+          current,
+          values: body,
+          em,
+          principal: ctx.principal,
+          locales: config.locales,
+          strings,
+          locale: ctx.locale,
+          property: field.info,
+          notice,
+        });
         let decoded: unknown;
         if (present) {
           // PostgreSQL stores no NUL character in jsonb, whatever the field type.
           if (containsNul(value)) throw new FieldError('validation_failed', 'backend::validation.no_nul');
-          decoded = await field.type.decode(value, field.config, {
-            field: field.name,
-            mode,
-            current: storedData[field.name],
-            values: body,
-            em,
-            principal: ctx.principal,
-            locales: config.locales,
-            strings,
-            locale: ctx.locale,
-            property: field.info,
-            notice: (message: string) => notices.push({ field: field.name, message, locale: ctx.locale }),
-          });
+          decoded = await field.type.decode(
+            value,
+            field.config,
+            decodeContext(storedData[field.name], (message: string) => notices.push({ field: field.name, message, locale: ctx.locale })),
+          );
         } else if (mode === 'create' && field.config.required && field.config.default === undefined) {
           // The first save: a required value with no default must be sent (the type says so).
-          await field.type.decode(undefined, field.config, {
-            field: field.name,
-            mode,
-            current: undefined,
-            values: body,
-            em,
-            principal: ctx.principal,
-            locales: config.locales,
-            strings,
-            locale: ctx.locale,
-            property: field.info,
-            notice: () => {},
-          });
+          await field.type.decode(
+            undefined,
+            field.config,
+            decodeContext(undefined, () => {}),
+          );
         }
         if (decoded !== undefined) data[field.name] = decoded;
         else if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
