@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testProjects } from './vitest.workspace.ts';
 
 // The workspace brings Node 24 (the `node` devDependency); a run on an older Node is a set-up
 // mistake that would otherwise show up as confusing failures.
@@ -8,8 +9,8 @@ if (major < 22) {
 }
 
 /**
- * One vitest run over every package: `test.projects` (vitest 3.2+ replaced `vitest.workspace.ts`
- * with it; vitest 5 no longer reads the workspace file). Each project inherits this config.
+ * One vitest run over every package: `test.projects`, listed in `vitest.workspace.ts` (the file
+ * the design names; vitest 5 reads the projects from here). Each project inherits this config.
  */
 export default defineConfig({
   test: {
@@ -17,10 +18,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    projects: [
-      { extends: true, test: { name: 'admin-core', include: ['packages/admin-core/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'admin-koa', include: ['packages/admin-koa/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'example-blog', include: ['examples/blog/test/**/*.test.ts'] } },
-    ],
+    projects: testProjects,
   },
 });

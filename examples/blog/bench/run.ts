@@ -9,19 +9,21 @@ import { cpuBetween, cpuSnapshot } from './cpu.ts';
 import { combine, measure, stopLoad, warmUp, workloads, type LoadOptions, type Measurement, type Stretch, type Workload } from './load.ts';
 import { killAll, startServer, type ServerProcess } from './processes.ts';
 import { formatProfile, summarizeProfile } from './profile.ts';
+import { reorderTable, reorderWorkloads, runReorder, seedReorder, statementCounter, type ReorderResult } from './reorder.ts';
 
 /**
  * `pnpm bench`: the admin API under load against a floor (see docs/performance.md).
  *
  * Prepares (and on later runs reuses) a `cms_bench` database with 100,000 journal posts, starts
  * the example app and the floor in child processes on 127.0.0.1, and measures W1-W4 on each
- * with autocannon from this process.
+ * with autocannon from this process. R1 and R2 save the order of 5,000 nodes, one request after
+ * the other, against the app alone (bench/reorder.ts).
  */
 const USAGE = `Usage: pnpm bench [-- options]
   --duration <s>     seconds measured per workload and server (default 10)
   --warmup <s>       seconds of load thrown away before each measurement (default 3)
   --connections <n>  concurrent connections (default 20)
-  --only W1,W4       run only these workloads
+  --only W1,W4       run only these workloads (W1-W4, R1, R2)
   --fresh            drop the bench database and seed it again
   --profile          CPU-profile the app during each measurement and print where its time goes
 Environment: BENCH_DATABASE_URL (or DATABASE_URL), a connection to the PostgreSQL server used to
@@ -101,7 +103,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 process.on('exit', killAll);
 
 async function main(): Promise<void> {
-  const all = workloads(0);
+  const all: Array<{ id: string }> = [...workloads(0), ...reorderWorkloads];
   const only = args.only
     ? new Set(
         args.only
@@ -149,9 +151,12 @@ async function main(): Promise<void> {
       `, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   const selected = workloads(db.showId).filter((w) => !only || only.has(w.id));
+  const reorders = reorderWorkloads.filter((w) => !only || only.has(w.id));
+  if (reorders.length) await seedReorder(db.url, reorders, log);
 
   // Child processes: each server has its own event loop and heap and its own CPU time, and
   // neither shares a thread with autocannon, which runs here (see docs/performance.md).
+  // The floor only serves W1-W4: reorder workloads run against the app alone.
   const [app, floor] = await Promise.all([
     startServer({
       name: 'app',
@@ -159,20 +164,22 @@ async function main(): Promise<void> {
       env: { ...appEnv, DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0' },
       ready: /^Admin ready at (http:\/\/\S+?)\/backend\b/,
     }),
-    startServer({
-      name: 'floor',
-      script: join(here, 'floor.ts'),
-      env: { ...process.env, FLOOR_DATABASE_URL: db.url, FLOOR_POOL_SIZE: '10', HOST: '127.0.0.1', PORT: '0' },
-      ready: /^Floor ready at (http:\/\/\S+)/,
-    }),
+    selected.length
+      ? startServer({
+          name: 'floor',
+          script: join(here, 'floor.ts'),
+          env: { ...process.env, FLOOR_DATABASE_URL: db.url, FLOOR_POOL_SIZE: '10', HOST: '127.0.0.1', PORT: '0' },
+          ready: /^Floor ready at (http:\/\/\S+)/,
+        })
+      : undefined,
   ]).catch(async (error: unknown) => {
     killAll();
     throw error;
   });
-  servers.push(app, floor);
+  servers.push(app, ...(floor ? [floor] : []));
 
   const appToken = await login(app.url);
-  await compareAnswers(selected, app.url, appToken, floor.url, floorToken);
+  if (floor) await compareAnswers(selected, app.url, appToken, floor.url, floorToken);
 
   // Profiles outlive the run (open them in Chrome DevTools); the rest of the data directory does not.
   const profileDir = args.profile ? await mkdtemp(join(tmpdir(), 'cms-bench-profiles-')) : undefined;
@@ -180,23 +187,42 @@ async function main(): Promise<void> {
   const stats = isLocal(db.url) ? new pg.Client({ connectionString: db.url }) : undefined;
   await stats?.connect();
   try {
-    log(
-      `\nLoad: ${load.connections} connections; per workload and server ${load.warmup} s warm-up, then ${load.duration} s measured in two halves, in the order floor, app, app, floor.`,
-    );
     const results = new Map<string, Result>();
-    for (const workload of selected) {
-      results.set(workload.id, await compare(workload, { floor, floorToken, app, appToken, stats, profileDir }));
-      const { floor: f, app: a } = results.get(workload.id)!;
-      log(`  ${workload.id}: floor ${Math.round(f.rps)} req/s, app ${Math.round(a.rps)} req/s (${(a.rps / f.rps).toFixed(2)}x)`);
+    if (floor) {
+      log(
+        `\nLoad: ${load.connections} connections; per workload and server ${load.warmup} s warm-up, then ${load.duration} s measured in two halves, in the order floor, app, app, floor.`,
+      );
+      for (const workload of selected) {
+        results.set(workload.id, await compare(workload, { floor, floorToken, app, appToken, stats, profileDir }));
+        const { floor: f, app: a } = results.get(workload.id)!;
+        log(`  ${workload.id}: floor ${Math.round(f.rps)} req/s, app ${Math.round(a.rps)} req/s (${(a.rps / f.rps).toFixed(2)}x)`);
+      }
+    }
+    const reordered: ReorderResult[] = [];
+    if (reorders.length) {
+      log('\nReorder: one request at a time, 3 thrown away, then 20 measured (each a new order of every node, and a GET).');
+      const counter = await statementCounter(db.url, appEnv.APP_SECRET, join(dataDir, 'counter'), {
+        login: ADMIN_LOGIN,
+        password: ADMIN_PASSWORD,
+      });
+      try {
+        for (const workload of reorders) {
+          reordered.push(await runReorder(workload, { url: app.url, pid: app.child.pid, token: appToken }, stats, counter));
+          log(`  ${workload.id}: done`);
+        }
+      } finally {
+        await counter.close();
+      }
     }
 
     log(`\n${await machine(db.url)}`);
-    log(table(selected, results));
+    if (selected.length) log(table(selected, results));
+    if (reordered.length) log(`${selected.length ? '\n' : ''}${reorderTable(reordered)}`);
   } finally {
     await stats?.end();
   }
 
-  if (profileDir) {
+  if (profileDir && floor) {
     for (const workload of selected) {
       const summary = await summarizeProfile(join(profileDir, `${workload.id}.cpuprofile`));
       log(`\n${formatProfile(`App CPU profile, ${workload.id} (measured ${load.duration} s)`, summary)}`);
@@ -311,7 +337,14 @@ async function compareAnswers(selected: Workload[], appUrl: string, appToken: st
         ),
       );
     }
-    const same = appBody === floorBody;
+    // A record's `meta.actions` and `meta.etag` (its applicable actions and version) are the
+    // app's own: the floor computes neither, so they are left out of the comparison.
+    const comparable = (text: string) => {
+      const body = JSON.parse(text) as { data: unknown; meta?: Record<string, unknown> };
+      const { actions: _actions, etag: _etag, ...meta } = body.meta ?? {};
+      return JSON.stringify({ data: body.data, meta });
+    };
+    const same = comparable(appBody) === comparable(floorBody);
     log(`${workload.id}: app and floor answer ${same ? 'the same JSON' : 'DIFFERENTLY'} (${appBody.length.toLocaleString('en')} bytes)`);
     if (!same) log(`  app:   ${appBody.slice(0, 300)}\n  floor: ${floorBody.slice(0, 300)}`);
   }

@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+import { attachFile } from '@cms/admin-core';
 import type { AdminCore } from '@cms/admin-core/adapter';
 import { seedJournalDemo, type JournalDemoResult } from '@cms/journal';
 import { seedCatalogDemo, type CatalogDemoResult } from './plugins/catalog/demo.ts';
@@ -16,7 +18,41 @@ export interface DemoDataResult {
 export async function seedDemoData(core: AdminCore): Promise<DemoDataResult> {
   const journal = await seedJournalDemo(core.db.orm.em.fork());
   const catalog = await seedCatalogDemo(core.db.orm.em.fork());
+  if (journal.seeded) await attachDemoImages(core);
   return { journal, catalog };
+}
+
+/** A plain generated picture (no file shipped with the example): a coloured 800x450 PNG. */
+const picture = (background: string) =>
+  sharp({ create: { width: 800, height: 450, channels: 3, background } })
+    .png()
+    .toBuffer();
+
+/** The first demo posts get a cover image and the first one a small gallery (docs/files.md, "Attaching from code"). */
+async function attachDemoImages(core: AdminCore): Promise<void> {
+  const posts = await core.em().execute<Array<{ id: number }>>('select id from journal_posts order by id limit 2');
+  const colors = ['#1f6feb', '#2da44e', '#f5c518', '#cf222e'];
+  for (const [index, post] of posts.entries()) {
+    const recordId = Number(post.id);
+    await attachFile(core, {
+      controller: 'cms/journal/posts',
+      field: 'cover_image',
+      recordId,
+      data: await picture(colors[index]!),
+      fileName: 'cover.png',
+    });
+    if (index > 0) continue;
+    for (const [n, color] of colors.slice(2).entries()) {
+      await attachFile(core, {
+        controller: 'cms/journal/posts',
+        field: 'gallery',
+        recordId,
+        data: await picture(color),
+        fileName: `gallery-${n + 1}.png`,
+        title: `Picture ${n + 1}`,
+      });
+    }
+  }
 }
 
 /** The one log line that says what `seedDemoData` did. */

@@ -26,6 +26,11 @@ import type { AdminRegistry, AdminServices } from './context/services.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
 import { controllerRoutes } from './controllers/routes.ts';
+import { resolveRelations } from './controllers/relations.ts';
+import { relationStrings } from './behaviors/relations/strings.ts';
+import { fileStrings } from './behaviors/files/strings.ts';
+import { reorderStrings } from './behaviors/reorder/strings.ts';
+import { sweepBindings } from './behaviors/relations/sweep.ts';
 import { BUILTIN_FIELD_TYPES } from './fields/index.ts';
 import type { FieldType } from './fields/types.ts';
 import { fieldTypeStrings } from './fields/plugin/strings.ts';
@@ -35,6 +40,8 @@ import { markdownStrings } from './markdown/index.ts';
 import { SettingsService, settingsEntities, settingsStrings } from './settings/index.ts';
 import { auditEntities } from './audit/entities.ts';
 import { auditStrings } from './audit/strings.ts';
+import { buildOpenApiDocument } from './openapi/document.ts';
+import { openApiRoutes, serveDocument, type ServedDocument } from './openapi/route.ts';
 
 export interface CoreOptions {
   /** Called with every SQL statement (tests count queries with it). */
@@ -61,6 +68,8 @@ export class AdminCore implements AdminServices {
   readonly fieldTypes: ReadonlyMap<string, FieldType>;
   /** Settings values (docs/settings.md); plugin code reads its settings through it. */
   readonly settings: SettingsService;
+  /** The OpenAPI 3.0.3 document of this admin, built once at start-up (docs/openapi.md). */
+  readonly openapi: ServedDocument;
   #timer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
   readonly #dispatch: Dispatch;
@@ -96,7 +105,20 @@ export class AdminCore implements AdminServices {
       controllers: registry.controllers,
       em: () => this.em(),
     });
-    this.routes = Object.freeze([...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)]);
+    const routes = [...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)];
+    // The OpenAPI document describes the route table it is served from, its own route included (docs/openapi.md).
+    this.routes = Object.freeze([...routes, ...openApiRoutes(config.openapi, () => this.openapi)]);
+    this.openapi = serveDocument(
+      buildOpenApiDocument({
+        apiBase: config.apiBase,
+        locales: config.locales,
+        themes: config.themes,
+        settingsCodes: [...registry.settings.values()].filter((entry) => entry.kind === 'form').map((entry) => entry.code),
+        routes: this.routes,
+        controllers,
+        fieldTypes: this.fieldTypes,
+      }),
+    );
     this.#dispatch = createDispatch(this, this.routes);
   }
 
@@ -105,7 +127,18 @@ export class AdminCore implements AdminServices {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = registerPlugins(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    for (const table of [coreStrings, actionStrings, partialStrings, fieldTypeStrings, markdownStrings, settingsStrings, auditStrings])
+    for (const table of [
+      coreStrings,
+      actionStrings,
+      partialStrings,
+      fieldTypeStrings,
+      markdownStrings,
+      settingsStrings,
+      auditStrings,
+      relationStrings,
+      fileStrings,
+      reorderStrings,
+    ])
       strings.add('backend', table);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     const storage = resolveStorage(input.storage, config.prefix);
@@ -137,6 +170,8 @@ export class AdminCore implements AdminServices {
     // safe on any number of instances.
     core.#sweepTimer = setInterval(() => {
       core.auth.throttle.sweep(core.em()).catch((error: unknown) => config.logger.warn('throttle sweep failed', { error: String(error) }));
+      // Forms never saved (docs/relations.md, "The sweep"): their bindings and the children created under them.
+      core.sweepFormSessions().catch((error: unknown) => config.logger.warn('form session sweep failed', { error: String(error) }));
     }, THROTTLE_SWEEP_INTERVAL_MS);
     core.#sweepTimer.unref();
     return core;
@@ -152,6 +187,11 @@ export class AdminCore implements AdminServices {
 
   em(): EntityManager {
     return this.db.orm.em.fork() as EntityManager;
+  }
+
+  /** Removes what forms left unsaved for longer than `formSessionMaxAgeSeconds` (`maxAgeSeconds` overrides it). */
+  sweepFormSessions(maxAgeSeconds = this.config.formSessionMaxAgeSeconds): Promise<number> {
+    return sweepBindings(this, maxAgeSeconds);
   }
 
   /** The locale of a request before authentication: `Accept-Language` against the served locales. */
@@ -182,20 +222,13 @@ export function registerPlugins(plugins: readonly PluginDefinition[], options: {
 function resolveControllers(registry: AdminRegistry, db: Database, config: ResolvedConfig): Map<string, ResolvedController> {
   const resolved = new Map<string, ResolvedController>();
   const permissionCodes = new Set(registry.permissions.keys());
+  const context = { metadata: db.orm.getMetadata(), fieldTypes: allFieldTypes(registry), permissionCodes, locales: config.locales };
   for (const { address, plugin, definition } of registry.controllers.values()) {
     if (!definition.entity && !definition.list && !definition.form) continue;
-    resolved.set(
-      address,
-      resolveController(address, definition, {
-        plugin: pluginCode(plugin),
-        metadata: db.orm.getMetadata(),
-        fieldTypes: allFieldTypes(registry),
-        permissionCodes,
-        locales: config.locales,
-      }),
-    );
+    resolved.set(address, resolveController(address, definition, { ...context, plugin: pluginCode(plugin) }));
   }
-  return resolved;
+  // Relations last: one may name another controller's list scope (docs/relations.md).
+  return resolveRelations(resolved, context);
 }
 
 /** Plugin aliases never shadow a built-in type: the registry refuses such a collision. */

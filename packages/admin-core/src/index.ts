@@ -81,6 +81,10 @@ export { ok } from './http/envelope.ts';
 export type { Principal, PrincipalAdmin } from './auth/principal.ts';
 export { hasPermission, hasPermissions } from './auth/permissions.ts';
 export { adminsWithPermission } from './auth/permission-scope.ts';
+// The image guard of uploads, for plugin routes that take images (docs/files.md, "Uploads").
+export { IMAGE_EXTENSIONS, isDecodableImage, sniffImage, withoutMetadata, type SniffedImage } from './storage/images.ts';
+// Attaching a file from plugin code (docs/files.md, "Attaching from code").
+export { attachFile, type AttachFileInput } from './behaviors/files/attach.ts';
 // Core entities a plugin's entities may relate to (a post's author is an `Admin`).
 export { Admin, type IAdmin, type AdminMetadata, type PermissionMap } from './auth/entities.ts';
 export { MANAGE_ADMINS } from './backend-plugin.ts';
@@ -111,5 +115,6 @@ export type { Logger } from './config/resolved.ts';
 export { consoleLogger } from './config/resolve.ts';
 export type { DatabaseConfig } from './database/config.ts';
 export type { Storage } from './storage/storage.ts';
+export { S3Storage, type S3StorageConfig } from './storage/s3.ts';
 export type { ThrottleConfig } from './auth/throttle.ts';
 export { hashPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';

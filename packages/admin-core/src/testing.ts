@@ -20,10 +20,11 @@ export { newBlobKey } from './storage/storage.ts';
 export { previewMarkdown, MARKDOWN_PREVIEW_MAX_INPUT_BYTES, MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES } from './markdown/preview.ts';
 
 // Fixture plugins of the workspace's own tests, declared as a plugin author would: actions, a
-// list and form engine, plugin field types, partials and settings (their tables are `test_*` and
-// `tfx_*`). Not for plugins either.
+// list and form engine, plugin field types, partials, settings and relations (their tables are
+// `test_*` and `tfx_*`). Not for plugins either.
 export { actionsPlugin } from './testing/actions.ts';
 export { enginePlugin, NOTES, NOTES_PERMISSION } from './testing/engine.ts';
 export { ITEMS as LAB_ITEMS, LAB_ASSETS, labPlugin } from './testing/field-types.ts';
 export { partialsPlugin } from './testing/partials.ts';
 export { prefsPlugin } from './testing/settings.ts';
+export { relationsPlugin } from './testing/relations.ts';

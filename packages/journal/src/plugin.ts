@@ -5,6 +5,7 @@ import { journalStrings } from './strings.ts';
 import { postsController } from './controllers/posts.ts';
 import { categoriesController } from './controllers/categories.ts';
 import { journalSettings } from './settings.ts';
+import { journalRoutes } from './routes.ts';
 
 export const JOURNAL_PERMISSIONS = {
   accessPosts: 'cms.journal.access_posts',
@@ -15,9 +16,12 @@ export const JOURNAL_PERMISSIONS = {
 
 /**
  * `@cms/journal`: a blog. It registers its permissions, navigation, strings, entities and
- * migrations, the posts and categories controllers (lists, forms, actions, the preview partial)
- * and the `journal` settings; its `reindex` action honours the search-engine gate. Not built: the
- * media upload, the RSS feed, and indexing posts on save behind the search gate.
+ * migrations, the posts and categories controllers (lists, forms, actions, the preview partial),
+ * the `journal` settings, and two routes outside the admin prefix: the media upload
+ * (`POST /_journal/api/v1/media/upload`) and the anonymous RSS feed (`GET /_journal/rss.xml`).
+ * Behind the search gate (`search_use_typesense`, off by default) every save of a post updates
+ * the Typesense index after it commits, and `reindex` pushes every published post
+ * (docs/journal.md).
  */
 export const journalPlugin = definePlugin({
   vendor: 'cms',
@@ -50,6 +54,7 @@ export const journalPlugin = definePlugin({
     },
   ],
   controllers: [postsController, categoriesController],
+  routes: journalRoutes,
   navigation: [
     {
       code: 'journal',

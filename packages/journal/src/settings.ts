@@ -4,8 +4,8 @@ import type { SettingsDefinition, StringTable } from '@cms/admin-core';
 export const JOURNAL_SETTINGS = 'journal';
 
 /**
- * The `journal` settings (docs/settings.md): the RSS feed's title, description and length (the feed
- * itself is not built), and the search-engine gate. `search_use_typesense` is a yes/no dropdown
+ * The `journal` settings (docs/settings.md): the RSS feed's title, description, site link and
+ * length (docs/journal.md, "RSS feed"), and the search-engine gate. `search_use_typesense` is a yes/no dropdown
  * (there is no checkbox type; docs/settings.md, "Field types on a settings form"): options
  * `true`/`false` store a JSON boolean, default `false` (the gate is off until an admin turns it
  * on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
@@ -35,6 +35,13 @@ export const journalSettings: Record<string, SettingsDefinition> = {
           label: 'cms.journal::settings.fields.rss_description',
           tab: 'cms.journal::settings.tabs.rss',
           default: '',
+        },
+        rss_link: {
+          type: 'text',
+          label: 'cms.journal::settings.fields.rss_link',
+          comment: 'cms.journal::settings.fields.rss_link_comment',
+          tab: 'cms.journal::settings.tabs.rss',
+          attributes: { placeholder: 'https://example.com/blog' },
         },
         rss_limit: {
           type: 'number',
@@ -85,6 +92,9 @@ export const settingsStrings: StringTable = {
     'settings.tabs.search': 'Search',
     'settings.fields.rss_title': 'Feed title',
     'settings.fields.rss_description': 'Feed description',
+    'settings.fields.rss_link': 'Site address',
+    'settings.fields.rss_link_comment':
+      'The address of the blog: the feed links to it and to each post at this address followed by the post’s slug. Empty: the address the feed was requested at.',
     'settings.fields.rss_limit': 'Posts in the feed',
     'settings.fields.rss_limit_comment': 'How many of the newest published posts the feed lists (1 to 100).',
     'settings.fields.search_use_typesense': 'Index posts in Typesense',
@@ -106,6 +116,9 @@ export const settingsStrings: StringTable = {
     'settings.tabs.search': 'Suche',
     'settings.fields.rss_title': 'Feed-Titel',
     'settings.fields.rss_description': 'Feed-Beschreibung',
+    'settings.fields.rss_link': 'Adresse der Website',
+    'settings.fields.rss_link_comment':
+      'Die Adresse des Blogs: Der Feed verlinkt auf sie und auf jeden Beitrag unter dieser Adresse gefolgt von seinem Kurznamen. Leer: die Adresse, unter der der Feed abgerufen wurde.',
     'settings.fields.rss_limit': 'Beiträge im Feed',
     'settings.fields.rss_limit_comment': 'Wie viele der neuesten veröffentlichten Beiträge der Feed enthält (1 bis 100).',
     'settings.fields.search_use_typesense': 'Beiträge in Typesense indexieren',

@@ -3,7 +3,7 @@ import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts'
 import { plugins } from '../../src/plugins/index.ts';
 import { Product, Storefront } from '../../src/plugins/catalog/entities.ts';
 import { seedCatalogDemo } from '../../src/plugins/catalog/demo.ts';
-import { columnsOf, expectSqlError } from '../support/schema.ts';
+import { columnsOf, expectSqlError, foreignKeysOf } from '../support/schema.ts';
 
 /** The example app's `acme/catalog` data: its tables, their ORM mapping and the demo seed. */
 describe('catalog tables', () => {
@@ -15,7 +15,35 @@ describe('catalog tables', () => {
 
   it('records its migration in cms_migrations', async () => {
     const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'acme.catalog/%' order by id`);
-    expect(rows.map((r) => r.name)).toEqual(['acme.catalog/0001-init']);
+    expect(rows.map((r) => r.name)).toEqual(['acme.catalog/0001-init', 'acme.catalog/0002-accessories']);
+  });
+
+  it('creates acme_catalog_product_accessories: the pivot of accessories, with a quantity of 1 to 99', async () => {
+    const columns = await columnsOf(t, 'acme_catalog_product_accessories');
+    expect(Object.keys(columns)).toEqual(['product_id', 'accessory_id', 'quantity']);
+    expect(columns.quantity).toMatchObject({ data_type: 'integer', is_nullable: 'NO', column_default: '1' });
+    expect(await foreignKeysOf(t, 'acme_catalog_product_accessories')).toEqual([
+      { column: 'accessory_id', references: 'acme_catalog_products', on_delete: 'c' },
+      { column: 'product_id', references: 'acme_catalog_products', on_delete: 'c' },
+    ]);
+    const [a, b] = await t.sql<{ id: number }>(
+      `insert into acme_catalog_products (name, sku) values ('Pivot A', 'PIV-A'), ('Pivot B', 'PIV-B') returning id`,
+    );
+    const insert = (product: number, accessory: number, quantity: number) =>
+      t.sql('insert into acme_catalog_product_accessories (product_id, accessory_id, quantity) values (?, ?, ?)', [
+        product,
+        accessory,
+        quantity,
+      ]);
+    await expectSqlError(insert(a!.id, b!.id, 0), /acme_catalog_product_accessories_quantity_range/);
+    await expectSqlError(insert(a!.id, b!.id, 100), /acme_catalog_product_accessories_quantity_range/);
+    await expectSqlError(insert(a!.id, a!.id, 1), /acme_catalog_product_accessories_not_self/);
+    await insert(a!.id, b!.id, 99);
+    await expectSqlError(insert(a!.id, b!.id, 2), /acme_catalog_product_accessories_pkey/);
+    // Either product going takes the pivot row with it.
+    await t.sql('delete from acme_catalog_products where id = ?', [b!.id]);
+    expect(await t.sql('select * from acme_catalog_product_accessories where product_id = ?', [a!.id])).toEqual([]);
+    await t.sql('delete from acme_catalog_products where id = ?', [a!.id]);
   });
 
   it('creates acme_catalog_products with money columns that hold the field limits', async () => {
@@ -97,5 +125,12 @@ describe('catalog tables', () => {
     expect(products.map((p) => p.sort_order)).toEqual(products.map((_, i) => i + 1));
     const raw = await t.sql<{ kind: string }>('select distinct jsonb_typeof(features) as kind from acme_catalog_products');
     expect(raw).toEqual([{ kind: 'array' }]);
+    // Some products come with accessories, each pivot row with its quantity.
+    const accessories = await t.sql<{ product: string; accessory: string; quantity: number }>(
+      `select p.sku as product, a.sku as accessory, x.quantity from acme_catalog_product_accessories x
+       join acme_catalog_products p on p.id = x.product_id join acme_catalog_products a on a.id = x.accessory_id order by 1, 2`,
+    );
+    expect(accessories.length).toBeGreaterThanOrEqual(2);
+    expect(accessories.every((row) => row.product !== row.accessory && row.quantity >= 1 && row.quantity <= 99)).toBe(true);
   });
 });

@@ -241,7 +241,9 @@ describe('schema/form and schema/list', () => {
     expect(byName.categories).toMatchObject({ type: 'relation', multiple: true, nameFrom: 'name' });
     expect(byName.author).toMatchObject({ type: 'relation', multiple: false, emptyOption: expect.any(String) });
     expect(byName.gallery).toMatchObject({ type: 'fileupload', mode: 'image', maxFiles: 6, useCaption: true });
-    expect(byName.comments).toMatchObject({ type: 'relation-manager', relation: 'comments', deferrable: true, context: 'update' });
+    // Manageable before the first save too (a nullable key: deferrable), so on create and update alike.
+    expect(byName.comments).toMatchObject({ type: 'relation-manager', relation: 'comments', deferrable: true, label: 'Comments' });
+    expect(byName.comments).not.toHaveProperty('context');
     expect(byName.preview).toMatchObject({ type: 'partial', path: 'preview', context: ['update', 'preview'] });
     expect(view.redirects).toEqual({
       create: { redirect: 'cms/journal/posts/update/:id', redirectClose: 'cms/journal/posts' },
@@ -274,6 +276,9 @@ describe('schema/form and schema/list', () => {
     expect(byName.cost).toMatchObject({ type: 'money', currencyFrom: 'currency', scale: 4 });
     expect(byName.release_date).toMatchObject({ type: 'datepicker', mode: 'date', minDate: '2000-01-01' });
     expect(byName.features).toMatchObject({ type: 'taglist', mode: 'array' });
+    // belongsToMany: always deferrable (docs/relations.md).
+    expect(byName.accessories).toMatchObject({ type: 'relation-manager', relation: 'accessories', deferrable: true });
+    expect(byName.accessories).not.toHaveProperty('context');
     const list = (await su.get(`${PRODUCTS}/schema/list`)).body.data;
     expect(list.columns.find((c: { key: string }) => c.key === 'price')).toMatchObject({ type: 'money', currency: 'EUR' });
   });

@@ -5,7 +5,7 @@ import { startBlogAdmin } from '../support/blog.ts';
 import { silentLogger } from '../../../../test/support/template.ts';
 import { plugins } from '../../src/plugins/index.ts';
 import { journalPlugin } from '@cms/journal';
-import { Category, Comment, Post, journalEntities } from '../../../../packages/journal/src/entities/index.ts';
+import { Category, Comment, Media, Post, journalEntities } from '../../../../packages/journal/src/entities/index.ts';
 import { journalMigrations } from '../../../../packages/journal/src/migrations/index.ts';
 import { columnsOf, expectSqlError, foreignKeysOf, indexesOf } from '../support/schema.ts';
 
@@ -19,12 +19,12 @@ describe('journal tables', () => {
   it('registers its entities and migrations with the plugin', () => {
     expect(journalPlugin.entities).toBe(journalEntities);
     expect(journalPlugin.migrations).toBe(journalMigrations);
-    expect(journalMigrations.map((m) => m.name)).toEqual(['cms.journal/0001-init']);
+    expect(journalMigrations.map((m) => m.name)).toEqual(['cms.journal/0001-init', 'cms.journal/0002-media']);
   });
 
   it('records its migration in cms_migrations', async () => {
     const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'cms.journal/%' order by id`);
-    expect(rows.map((r) => r.name)).toEqual(['cms.journal/0001-init']);
+    expect(rows.map((r) => r.name)).toEqual(['cms.journal/0001-init', 'cms.journal/0002-media']);
   });
 
   it('creates journal_categories', async () => {
@@ -94,6 +94,23 @@ describe('journal tables', () => {
       `select pg_get_constraintdef(oid) as def from pg_constraint where conrelid = 'journal_posts_categories'::regclass and contype = 'p'`,
     );
     expect(pk[0]!.def).toBe('PRIMARY KEY (post_id, category_id)');
+  });
+
+  it('creates journal_media with a unique path (the media upload reserves its key with it)', async () => {
+    const columns = await columnsOf(t, 'journal_media');
+    expect(Object.keys(columns)).toEqual(['id', 'path', 'content_type', 'file_size', 'uploaded_by_id', 'created_at']);
+    expect(columns.path).toMatchObject({ data_type: 'character varying', character_maximum_length: 512, is_nullable: 'NO' });
+    expect(columns.uploaded_by_id).toMatchObject({ data_type: 'integer', is_nullable: 'YES' });
+    expect(await foreignKeysOf(t, 'journal_media')).toEqual([{ column: 'uploaded_by_id', references: 'cms_admins', on_delete: 'n' }]);
+    await t.sql(`insert into journal_media (path, content_type, file_size) values ('journal/x.png', 'image/png', 1)`);
+    await expectSqlError(
+      t.sql(`insert into journal_media (path, content_type, file_size) values ('journal/x.png', 'image/png', 2)`),
+      /journal_media_path_unique/,
+    );
+    // The entity maps the same columns.
+    const row = await t.core.db.orm.em.fork().findOneOrFail(Media, { path: 'journal/x.png' });
+    expect(row).toMatchObject({ path: 'journal/x.png', content_type: 'image/png', file_size: 1, uploaded_by: null });
+    await t.sql(`delete from journal_media where path = 'journal/x.png'`);
   });
 
   it('creates journal_comments with a nullable, cascading post_id', async () => {

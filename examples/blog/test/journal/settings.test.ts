@@ -61,7 +61,7 @@ describe('journal settings', () => {
   it('serves the defaults: the search gate off, the key empty', async () => {
     const res = await (await editor()).get('settings/journal');
     expect(res.body).toEqual({
-      data: { rss_title: 'Journal', rss_description: '', rss_limit: 20, search_use_typesense: false, typesense_url: null },
+      data: { rss_title: 'Journal', rss_description: '', rss_link: null, rss_limit: 20, search_use_typesense: false, typesense_url: null },
       exists: false,
       meta: { secrets: { typesense_api_key: 'empty' } },
     });
@@ -77,6 +77,7 @@ describe('journal settings', () => {
     expect(view.fields.map((field: { name: string; type: string; tab: string }) => [field.name, field.type, field.tab])).toEqual([
       ['rss_title', 'text', 'RSS-Feed'],
       ['rss_description', 'textarea', 'RSS-Feed'],
+      ['rss_link', 'text', 'RSS-Feed'],
       ['rss_limit', 'number', 'RSS-Feed'],
       ['search_use_typesense', 'dropdown', 'Suche'],
       ['typesense_url', 'text', 'Suche'],
@@ -108,6 +109,7 @@ describe('journal settings', () => {
       data: {
         rss_title: 'Acme journal',
         rss_description: 'News',
+        rss_link: null,
         rss_limit: 50,
         search_use_typesense: true,
         typesense_url: 'http://127.0.0.1:8108',
@@ -118,6 +120,7 @@ describe('journal settings', () => {
     expect(await t.core.settings.values('journal')).toEqual({
       rss_title: 'Acme journal',
       rss_description: 'News',
+      rss_link: null,
       rss_limit: 50,
       search_use_typesense: true,
       typesense_url: 'http://127.0.0.1:8108',

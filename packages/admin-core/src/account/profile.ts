@@ -45,7 +45,8 @@ export function toProfile(admin: PrincipalAdmin, avatar: AvatarUrls | null) {
     is_superuser: admin.isSuperuser,
     ...(admin.role ? { role: { id: admin.role.id, code: admin.role.code, name: admin.role.name } } : {}),
     preferences: toPreferences(admin.metadata),
-    avatar,
+    // Always the object: typed clients read `avatar.url` without a null check (docs/auth.md, "AdminProfile").
+    avatar: avatar ?? { url: null, thumb_url: null },
   };
 }
 

@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'update',
   'delete',
   'action',
+  'relation',
   'file',
   'settings',
   'account',

@@ -21,6 +21,8 @@ const KNOWN_KEYS = new Set([
   'themes',
   'logger',
   'settings',
+  'formSessionMaxAgeSeconds',
+  'openapi',
 ]);
 
 export const consoleLogger: Logger = {
@@ -118,12 +120,28 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       );
     }
   }
+  const formSessionMaxAge = config.formSessionMaxAgeSeconds ?? 86400;
+  if (!Number.isSafeInteger(formSessionMaxAge) || formSessionMaxAge < 60 || formSessionMaxAge > 30 * 86400) {
+    throw ConfigError.at(
+      { key: 'formSessionMaxAgeSeconds' },
+      'must be a whole number of seconds from 60 to 2592000',
+      'The default is 86400 (24 hours).',
+    );
+  }
   const themes = config.themes ?? ['light', 'dark', 'auto'];
   if (!Array.isArray(themes) || themes.length === 0 || !themes.every((theme) => typeof theme === 'string' && theme !== '')) {
     throw ConfigError.at(
       { key: 'themes' },
       'must be a non-empty list of theme names',
       'For example ["light", "dark", "auto"], or leave it out.',
+    );
+  }
+  const openapi = config.openapi ?? 'authenticated';
+  if (openapi !== 'public' && openapi !== 'authenticated' && openapi !== false) {
+    throw ConfigError.at(
+      { key: 'openapi' },
+      `${JSON.stringify(openapi)} is not 'public', 'authenticated' or false`,
+      "Use 'authenticated' (the default: signed-in admins), 'public' (anyone) or false (no document).",
     );
   }
   const plugins = config.plugins ?? [];
@@ -157,8 +175,10 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       locales,
       fallbackLocale,
       sessionTtlSeconds: ttl,
+      formSessionMaxAgeSeconds: formSessionMaxAge,
       throttle,
       themes,
+      openapi,
       settingsEnv,
     }),
     plugins: Object.freeze([...plugins]),

@@ -26,8 +26,11 @@ export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclara
   readonly fallbackLocale: string;
   readonly plugins: readonly Plugin[];
   readonly sessionTtlSeconds: number;
+  readonly formSessionMaxAgeSeconds: number;
   readonly throttle: Readonly<ThrottleConfig>;
   readonly themes: readonly string[];
+  /** Who may read the OpenAPI document (docs/openapi.md). */
+  readonly openapi: 'public' | 'authenticated' | false;
   readonly logger: Logger;
   /** Env-supplied settings secrets by code and field (unset ones dropped). */
   readonly settingsEnv: ResolvedSettingsEnv;

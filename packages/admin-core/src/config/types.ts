@@ -28,6 +28,16 @@ export interface AdminConfig {
   /** Access token and session lifetime in seconds (default 3600). */
   sessionTtlSeconds?: number;
   throttle?: Partial<ThrottleConfig>;
+  /**
+   * How long the changes of a form that is never saved are kept (deferred relation bindings and
+   * the children created under them; docs/relations.md, "The sweep"). Default 86400 (24 hours).
+   */
+  formSessionMaxAgeSeconds?: number;
+  /**
+   * Who may read the OpenAPI document at `GET {prefix}/api/v1/openapi.json` (docs/openapi.md):
+   * `'public'` anyone, `'authenticated'` (default) any signed-in admin, `false` nobody (404).
+   */
+  openapi?: 'public' | 'authenticated' | false;
   /** Admin themes a preference may name (default `light`, `dark`, `auto`). */
   themes?: readonly string[];
   logger?: Logger;

@@ -23,6 +23,12 @@ export interface RequestContext {
   em(): EntityManager;
   /** Runs `work` in one transaction on a fresh entity manager; anything thrown rolls it back. */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` once the transaction of `em` has committed, and never if it rolls back
+   * (docs/controllers.md, "After the commit"); outside a transaction, at once. A failing task is
+   * logged, never the request's error.
+   */
+  afterCommit(em: EntityManager, task: () => void | Promise<void>): void;
 }
 
 export interface OperationContext extends RequestContext {
@@ -35,6 +41,12 @@ export interface OperationContext extends RequestContext {
 
 export function requestContext(services: AdminServices, locale: string, requestId: string, ip: string): RequestContext {
   let em: EntityManager | undefined;
+  // The tasks waiting for the commit of each transaction this request runs.
+  const pending = new WeakMap<EntityManager, Array<() => void | Promise<void>>>();
+  const run = (task: () => void | Promise<void>) =>
+    Promise.resolve()
+      .then(task)
+      .catch((error: unknown) => services.config.logger.error('after-commit task failed', { request_id: requestId, error: String(error) }));
   return {
     services,
     locale,
@@ -42,7 +54,20 @@ export function requestContext(services: AdminServices, locale: string, requestI
     ip,
     t: (key, params = {}, count) => services.strings.t(locale, key, params, count),
     em: () => (em ??= services.em()),
-    transaction: (work) => services.em().transactional((txEm) => work(txEm as EntityManager)),
+    transaction: async (work) => {
+      const tasks: Array<() => void | Promise<void>> = [];
+      const result = await services.em().transactional((txEm) => {
+        pending.set(txEm as EntityManager, tasks);
+        return work(txEm as EntityManager);
+      });
+      for (const task of tasks) void run(task);
+      return result;
+    },
+    afterCommit: (target, task) => {
+      const tasks = pending.get(target);
+      if (tasks) tasks.push(task);
+      else void run(task);
+    },
   };
 }
 
@@ -51,7 +76,15 @@ export function operationContext(base: RequestContext, principal: Principal, tra
     ...base,
     principal,
     transport,
-    scope: (em) => ({ principal, em: em ?? context.em() }),
+    scope: (em) => {
+      const target = em ?? context.em();
+      return {
+        principal,
+        em: target,
+        afterCommit: (task) => context.afterCommit(target, task),
+        settings: (code) => context.services.settings.values(code, target),
+      };
+    },
   };
   return context;
 }

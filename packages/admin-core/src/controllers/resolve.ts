@@ -7,8 +7,11 @@ import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type Resolved
 import type { ControllerConfig, FieldConfig, ListConfig } from './types.ts';
 import { checkActions } from '../behaviors/actions/check.ts';
 import { checkPartials } from '../behaviors/partials/check.ts';
+import type { ResolvedRelation } from './relation-types.ts';
+import { checkReorder, type ResolvedReorder } from './check-reorder.ts';
 
 export type { ResolvedColumn };
+export type { ResolvedRelation } from './relation-types.ts';
 
 export interface ResolvedField {
   name: string;
@@ -31,6 +34,10 @@ export interface ResolvedController {
   fields: Map<string, ResolvedField>;
   columns: Map<string, ResolvedColumn>;
   list: Required<Pick<ListConfig, 'perPageOptions' | 'recordsPerPage'>> & ListConfig;
+  /** Relations managed by relation-manager fields, by relation name (docs/relations.md); resolved after every controller. */
+  relations: ReadonlyMap<string, ResolvedRelation>;
+  /** The reorder configuration, checked (docs/reorder.md). */
+  reorder?: ResolvedReorder;
 }
 
 const CONTROLLER_KEYS = [
@@ -46,6 +53,8 @@ const CONTROLLER_KEYS = [
   'hooks',
   'actions',
   'partials',
+  'relations',
+  'reorder',
 ];
 const FORM_KEYS = ['name', 'fields', 'redirects', 'messages', 'preview'];
 const FORM_MESSAGE_KEYS = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
@@ -58,6 +67,13 @@ export interface ResolveContext {
   fieldTypes: ReadonlyMap<string, FieldType>;
   permissionCodes: ReadonlySet<string>;
   locales: readonly string[];
+  /**
+   * Where the form and list are declared when they are not the controller's own (a relation's
+   * child forms and lists: `relations.comments.manageForm`), for start-up messages.
+   */
+  keys?: { form: string; list: string };
+  /** The controller start-up messages name (a relation's child forms and lists name their parent). */
+  shownAs?: string;
 }
 
 /** Shapes of the keys that hold functions and plain objects (`scopes`, `hooks`, `form` apart from fields). */
@@ -106,9 +122,22 @@ function checkShapes(at: At, config: ControllerConfig): void {
   }
 }
 
+/** A property's metadata as field types see it. */
+export const propertyInfo = (property: EntityProperty): PropertyInfo => ({
+  name: property.name,
+  type: String(property.type),
+  columnTypes: property.columnTypes ?? [],
+  nullable: Boolean(property.nullable),
+  kind: String(property.kind),
+  targetEntity: property.targetMeta?.className,
+  runtimeType: property.runtimeType,
+});
+
 /** Checks one controller against its entity's metadata and resolves fields and columns. */
 export function resolveController(address: string, config: ControllerConfig, ctx: ResolveContext): ResolvedController {
-  const at: At = (key, problem, fix) => ConfigError.at({ plugin: ctx.plugin, controller: address, key }, problem, fix);
+  const rename = (key: string) => (ctx.keys ? key.replace(/^form\b/, ctx.keys.form).replace(/^list\b/, ctx.keys.list) : key);
+  const at: At = (key, problem, fix) =>
+    ConfigError.at({ plugin: ctx.plugin, controller: ctx.shownAs ?? address, key: rename(key) }, problem, fix);
   for (const key of Object.keys(config)) {
     if (!CONTROLLER_KEYS.includes(key)) throw at(key, 'unknown controller key', `Known keys: ${CONTROLLER_KEYS.join(', ')}.`);
   }
@@ -173,25 +202,18 @@ export function resolveController(address: string, config: ControllerConfig, ctx
         );
     }
     const bound = property ?? managed;
-    const info: PropertyInfo | undefined = bound && {
-      name: bound.name,
-      type: String(bound.type),
-      columnTypes: bound.columnTypes ?? [],
-      nullable: Boolean(bound.nullable),
-      kind: String(bound.kind),
-      targetEntity: bound.targetMeta?.className,
-      runtimeType: bound.runtimeType,
-    };
+    const info = bound && propertyInfo(bound);
     const type = checkField(
       field,
       {
         plugin: ctx.plugin,
-        controller: address,
+        controller: ctx.shownAs ?? address,
         field: name,
         property: info,
         permissionCodes: ctx.permissionCodes,
         locales: ctx.locales,
         fields: config.form?.fields,
+        ...(ctx.keys ? { form: ctx.keys.form } : {}),
       },
       ctx.fieldTypes,
     );
@@ -227,6 +249,7 @@ export function resolveController(address: string, config: ControllerConfig, ctx
   }
   checkActions(at, config, ctx.permissionCodes);
   checkPartials(at, config);
+  const reorder = config.reorder === undefined ? undefined : checkReorder(at, config.reorder, meta);
   return {
     address,
     plugin: ctx.plugin,
@@ -236,5 +259,7 @@ export function resolveController(address: string, config: ControllerConfig, ctx
     fields,
     columns,
     list: list ?? { columns: {}, perPageOptions: [20], recordsPerPage: 20 },
+    relations: new Map(),
+    ...(reorder ? { reorder } : {}),
   };
 }

@@ -10,10 +10,16 @@ import { formSchema, listSchema } from '../behaviors/schema/schema.ts';
 import { actionRoutes } from '../behaviors/actions/routes.ts';
 import { listActions, recordActionsFor } from '../behaviors/actions/lists.ts';
 import { partialRoutes } from '../behaviors/partials/routes.ts';
+import { relationRoutes } from '../behaviors/relations/routes.ts';
+import { fileRoutes } from '../behaviors/files/routes.ts';
+import { reorderRoutes } from '../behaviors/reorder/routes.ts';
 import { fieldUploadRoutes } from '../fields/plugin/upload.ts';
 import { ok } from '../http/envelope.ts';
 import { idsSchema, parseId } from '../http/params.ts';
-import type { ControllerRoute, RouteDefinition } from '../http/types.ts';
+import type { AuthedRequest, ControllerRoute, RouteDefinition } from '../http/types.ts';
+import type { OperationContext } from '../context/operation.ts';
+import { SESSION_KEY } from '../bindings/store.ts';
+import { Validation } from '../errors/index.ts';
 import { validateBody } from '../validation/body.ts';
 import type { ResolvedController } from './resolve.ts';
 
@@ -81,7 +87,7 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
         method: 'POST',
         path: base,
         body: 'json',
-        handler: async (req, ctx) => envelope(await saveRecord(controller, { body: req.body }, ctx), 201),
+        handler: async (req, ctx) => envelope(await saveRecord(controller, { body: req.body, ...sessionKeyOf(req, ctx) }, ctx), 201),
       }),
       route({
         method: 'POST',
@@ -101,7 +107,14 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
     );
   }
   // Actions, partials and plugin field uploads: multi-segment static paths, never read as an id.
-  routes.push(...actionRoutes(controller, route), ...partialRoutes(controller, route), ...fieldUploadRoutes(controller, route));
+  routes.push(
+    ...actionRoutes(controller, route),
+    ...partialRoutes(controller, route),
+    ...fieldUploadRoutes(controller, route),
+    ...relationRoutes(controller, route),
+    ...fileRoutes(controller, route),
+    ...reorderRoutes(controller, route),
+  );
   routes.push(
     route({
       method: 'GET',
@@ -121,12 +134,20 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
       handler: async (req, ctx) => {
         const id = parseId(req.params.id);
         const ifMatch = ifMatchCondition(req.headers['if-match'], ctx);
-        return envelope(await saveRecord(controller, { id, body: req.body, ifMatch }, ctx));
+        return envelope(await saveRecord(controller, { id, body: req.body, ifMatch, ...sessionKeyOf(req, ctx) }, ctx));
       },
     }),
   );
   // A read-only controller keeps every route but the writes (docs/controllers.md, "Read-only controllers").
   return controller.config.readOnly === true ? routes.filter((r) => !isRecordWrite(r, base)) : routes;
+}
+
+/** A save's `X-Session-Key` (docs/relations.md, "Deferred bindings"): a malformed key is a 422, nothing saved. */
+function sessionKeyOf(req: AuthedRequest, ctx: OperationContext): { sessionKey?: string } {
+  const key = req.headers['x-session-key'];
+  if (key === undefined) return {};
+  if (!SESSION_KEY.test(key)) throw Validation({ 'X-Session-Key': [ctx.t('backend::relation.session_key')] });
+  return { sessionKey: key };
 }
 
 /** Create, update, delete and bulk delete: the routes a read-only controller does not register. */

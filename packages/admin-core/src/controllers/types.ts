@@ -10,6 +10,16 @@ export type Condition = Record<string, unknown>;
 export interface ScopeContext {
   principal: Principal;
   em: EntityManager;
+  /**
+   * Runs `task` after the write's transaction has committed, never when it rolls back (an index
+   * update, a notification; docs/controllers.md, "After the commit"). Absent where nothing writes.
+   */
+  afterCommit?: (task: () => void | Promise<void>) => void;
+  /**
+   * The values of a settings code (defaults applied, secrets decrypted), read through `em`, as an
+   * action's `ctx.settings`. Absent where nothing writes.
+   */
+  settings?: (code: string) => Promise<Record<string, unknown>>;
 }
 
 /** Who sees which rows: `undefined` means every row, `NO_ROWS` none. */
@@ -114,6 +124,8 @@ export interface FieldConfig {
   mode?: string;
   prompt?: string;
   protected?: boolean;
+  /** fileupload: files are served by public URLs (default true); `false` serves them only through the protected download route. */
+  public?: boolean;
   useCaption?: boolean;
   thumbOptions?: { mode: string };
   format?: string;
@@ -223,6 +235,98 @@ export interface ControllerConfig<E = any> {
   actions?: ControllerActions<NoInfer<E>>;
   /** Partials by name (docs/partials.md). */
   partials?: Record<string, PartialConfig>;
+  /** hasMany and belongsToMany relations managed by `relation-manager` fields, by relation name (docs/relations.md). */
+  relations?: Record<string, RelationConfig>;
+  /** Drag-and-drop order of the list's records, flat or as a tree (docs/reorder.md). */
+  reorder?: ReorderConfig;
+}
+
+/** The spec's reorder keys (docs/reorder.md). */
+export interface ReorderConfig {
+  /** String key or text. */
+  title?: string;
+  /** The property shown as a node's label (default `name`, `title`, `login` or `code`). */
+  nameFrom?: string;
+  /** Informational, served as is. */
+  modelClass?: string;
+  /** A tree: the belongsTo of the entity to itself (`parent` or its column `parent_id`); absent: a flat list. */
+  parentColumn?: string;
+  /** The integer property holding the position (default `sort_order`). */
+  sortColumn?: string;
+  /** A tree's deepest level (roots are level 1); 0 or absent: no limit. Above 0 on a flat reorder fails start-up. */
+  maxDepth?: number;
+  /** Which of the list's records are reordered together (say, one site's): a condition like a scope. */
+  partition?: Scope;
+}
+
+/** What a relation manager may do; the routes of an operation not declared answer 404 (docs/relations.md). */
+export type RelationButton = 'create' | 'update' | 'delete' | 'link' | 'unlink';
+
+/** The columns of a relation panel's list: columns of the related entity, as a controller list declares them. */
+export interface RelationListConfig {
+  columns: Record<string, ListColumnConfig>;
+  defaultSort?: { column: string; direction: 'asc' | 'desc' };
+  recordsPerPage?: number;
+  perPageOptions?: number[];
+}
+
+export interface RelationPanelConfig {
+  list: RelationListConfig;
+  showSearch?: boolean;
+  toolbarButtons?: RelationButton[];
+}
+
+export const RELATION_MESSAGE_KEYS = [
+  'candidateSearch',
+  'create',
+  'createSubmit',
+  'createTitle',
+  'created',
+  'deleteConfirm',
+  'deleteOneConfirm',
+  'deleteSelected',
+  'deleted',
+  'editPivot',
+  'empty',
+  'link',
+  'linkHint',
+  'linkSubmit',
+  'linked',
+  'pivotSaved',
+  'pivotSubmit',
+  'pivotTitle',
+  'previewTitle',
+  'unlinkConfirm',
+  'unlinkSelected',
+  'unlinked',
+  'updateSubmit',
+  'updateTitle',
+  'updated',
+] as const;
+export type RelationMessageKey = (typeof RELATION_MESSAGE_KEYS)[number];
+
+/**
+ * A hasMany or belongsToMany relation of the controller's entity, managed by a `relation-manager`
+ * field (docs/relations.md): what the panel lists, what it may do, the child's forms and the
+ * pivot's form.
+ */
+export interface RelationConfig {
+  /** String key or text; default: the relation-manager field's label. */
+  label?: string;
+  /** A controller (`vendor/plugin/name`) whose list scope limits the related rows; default: every row. */
+  controller?: string;
+  /** The panel on the parent's form: the linked rows and the toolbar. */
+  view: RelationPanelConfig;
+  /** The picker of rows to link (its columns; default: the view's). */
+  manage?: Partial<RelationPanelConfig>;
+  /** The child's form for create and update (built-in field types but relation-manager). */
+  manageForm?: { fields: Record<string, FieldConfig> };
+  /** A read-only form for previewing a child. */
+  viewForm?: { fields: Record<string, FieldConfig> };
+  /** belongsToMany through a pivot entity: the pivot columns an admin may edit. */
+  pivot?: { form: { fields: Record<string, FieldConfig> } };
+  /** RelationMessages overrides (string keys or text). */
+  messages?: Partial<Record<RelationMessageKey, string>>;
 }
 
 /** Typed helper: returns its input. */

@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   not_found: { kind: 'not_found', messageKey: 'backend::errors.not_found' },
   action_not_applicable: { kind: 'conflict', messageKey: 'backend::errors.action_not_applicable' },
   bulk_partly_scoped: { kind: 'conflict', messageKey: 'backend::errors.bulk_partly_scoped' },
+  reorder_stale: { kind: 'conflict', messageKey: 'backend::errors.reorder_stale' },
   version_mismatch: { kind: 'precondition_failed', messageKey: 'backend::errors.version_mismatch' },
   validation_failed: { kind: 'validation', messageKey: 'backend::errors.validation_failed' },
   // The codes built-in field types give a 422 (docs/field-types.md).
@@ -45,6 +46,7 @@ export const ERROR_CODES = {
   'money.too_precise': FIELD_CODE,
   'money.too_large': FIELD_CODE,
   'money.too_small': FIELD_CODE,
+  'reorder.flat_parent': FIELD_CODE,
   too_many_requests: { kind: 'too_many_requests', messageKey: 'backend::errors.too_many_requests' },
   internal_error: { kind: 'internal', messageKey: 'backend::errors.internal' },
 } as const satisfies Record<string, CodeEntry>;

@@ -66,7 +66,8 @@ export function checkLength(value: string, ctx: { property?: PropertyInfo }): vo
 
 /** Start-up refusal for one key of one field: names plugin, controller and `form.fields.<field>.<key>`. */
 export function configError(ctx: FieldCheckContext, key: string | undefined, problem: string, fix: string): ConfigError {
-  const where = key ? `form.fields.${ctx.field}.${key}` : `form.fields.${ctx.field}`;
+  const form = ctx.form ?? 'form';
+  const where = key ? `${form}.fields.${ctx.field}.${key}` : `${form}.fields.${ctx.field}`;
   return ConfigError.at({ plugin: ctx.plugin, controller: ctx.controller, key: where }, problem, fix);
 }
 

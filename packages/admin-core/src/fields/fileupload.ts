@@ -12,14 +12,14 @@ const KEYS = [
   'imageHeight',
   'prompt',
   'protected',
+  'public',
   'useCaption',
   'thumbOptions',
 ] as const;
 
 /**
  * Attached files (docs/field-types.md, "fileupload"): the field is checked and served in the
- * schema; it has no value in a save body. The file routes that upload and attach files are not
- * built.
+ * schema; it has no value in a save body. Its files go through the file routes (docs/files.md).
  */
 export const fileuploadField: FieldType = {
   name: 'fileupload',
@@ -48,14 +48,39 @@ export const fileuploadField: FieldType = {
     must.positiveInteger(ctx, 'imageHeight', field.imageHeight);
     must.string(ctx, 'prompt', field.prompt);
     must.boolean(ctx, 'protected', field.protected);
+    must.boolean(ctx, 'public', field.public);
+    // Contradictions fail start-up (docs/files.md, "Fields").
+    if (field.protected !== undefined && field.public !== undefined && field.protected === field.public)
+      throw configError(ctx, 'public', '`public` and `protected` contradict each other', 'Keep one of them: `public: false` is enough.');
+    if (field.mode === 'image') {
+      const notImage = field.fileTypes?.find((ext) => !['jpg', 'jpeg', 'png', 'gif', 'webp'].includes(ext));
+      if (notImage !== undefined)
+        throw configError(
+          ctx,
+          'fileTypes',
+          `"${notImage}" is not an image type of an image-mode field`,
+          'Use jpg, jpeg, png, gif or webp, or `mode: "file"`.',
+        );
+    } else if (field.thumbOptions !== undefined || field.imageWidth !== undefined || field.imageHeight !== undefined) {
+      throw configError(
+        ctx,
+        field.thumbOptions !== undefined ? 'thumbOptions' : 'imageWidth',
+        'thumbnails are for image-mode fields',
+        'Set `mode: "image"`, or remove the thumbnail keys.',
+      );
+    }
+    if (field.required === true && field.maxFiles !== undefined && field.maxFiles < 1)
+      throw configError(ctx, 'maxFiles', 'a required field must allow a file', 'Use maxFiles of 1 or more.');
     must.boolean(ctx, 'useCaption', field.useCaption);
-    if (field.thumbOptions !== undefined && !(isPlainObject(field.thumbOptions) && typeof field.thumbOptions.mode === 'string')) {
-      throw configError(ctx, 'thumbOptions', 'must be `{ mode }`', 'Use for example `{ mode: "crop" }`.');
+    if (field.thumbOptions !== undefined && !(isPlainObject(field.thumbOptions) && ['crop', 'fit'].includes(field.thumbOptions.mode))) {
+      throw configError(ctx, 'thumbOptions', 'must be `{ mode: "crop" | "fit" }`', 'Use for example `{ mode: "crop" }`.');
     }
   },
   schema(field, ctx) {
     const schema: Record<string, unknown> = { mode: field.mode ?? 'file' };
-    for (const key of KEYS) if (key !== 'mode' && field[key] !== undefined) schema[key] = field[key];
+    for (const key of KEYS) if (key !== 'mode' && key !== 'public' && field[key] !== undefined) schema[key] = field[key];
+    // `public: false` is served as the FormField's `protected`.
+    if (field.public === false) schema.protected = true;
     if (typeof schema.prompt === 'string') schema.prompt = ctx.t(schema.prompt);
     return schema;
   },

@@ -71,6 +71,8 @@ export interface FieldCheckContext {
   locales: readonly string[];
   /** The sibling fields of the form, when known: cross-field keys (`currencyFrom`, `preset.field`, `fill`) are checked against them. */
   fields?: Readonly<Record<string, FieldConfig>>;
+  /** Where the form is declared, for messages: `form` (default), `relations.comments.manageForm`. */
+  form?: string;
 }
 
 export interface FieldSchemaContext {

@@ -69,9 +69,9 @@ interface Entry {
  */
 export function pluginRoute(declared: PluginRouteDeclaration): RouteDefinition {
   const route = declared as PluginRouteDefinition;
-  const { method, path, body } = route;
-  if (route.auth === 'public') return { method, path, body, auth: 'public', handler: route.handler };
-  return { method, path, body, auth: 'required', permissions: route.permissions, handler: route.handler };
+  const { method, path, body, upload } = route;
+  if (route.auth === 'public') return { method, path, body, upload, auth: 'public', handler: route.handler };
+  return { method, path, body, upload, auth: 'required', permissions: route.permissions, handler: route.handler };
 }
 
 /** Koa's query object: one string per key, an array for a repeated key, own keys only. */
@@ -99,19 +99,33 @@ function parseQuery(search: string): Record<string, unknown> {
 export function createDispatch(services: AdminServices, coreRoutes: readonly RouteDefinition[]): Dispatch {
   const { prefix, apiBase, logger, cookieSecure, locales, fallbackLocale } = services.config;
   const storage = services.storage;
+  const cookiePaths = [
+    prefix,
+    ...new Set(
+      services.registry.routes
+        .filter((route) => route.auth !== 'public' && !route.path.startsWith(`${prefix}/`))
+        .map((route) => `/${route.path.split('/')[1] ?? ''}`)
+        .filter((path) => path !== '/' && path !== prefix && !path.includes(':') && !path.includes('*')),
+    ),
+  ];
 
+  // A Buffer body is bytes the route typed itself (a protected download, docs/files.md); anything else is JSON.
   const json = (response: AdminResponse): AdapterResponse => ({
     status: response.status,
     headers: {
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       ...response.headers,
-      ...(response.body === undefined ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
+      ...(response.body === undefined || Buffer.isBuffer(response.body) ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
     },
-    cookies: (response.cookies ?? []).map((cookie) =>
-      serializeCookie(cookie.name, cookie.value, { path: prefix, secure: cookieSecure, maxAgeSeconds: cookie.maxAgeSeconds }),
+    // The session cookie also goes to the first path segment of each plugin route that needs a
+    // signed-in admin (`/_journal`), and nowhere else of the host (docs/auth.md, "Cookies").
+    cookies: (response.cookies ?? []).flatMap((cookie) =>
+      cookiePaths.map((path) =>
+        serializeCookie(cookie.name, cookie.value, { path, secure: cookieSecure, maxAgeSeconds: cookie.maxAgeSeconds }),
+      ),
     ),
-    body: response.body === undefined ? undefined : JSON.stringify(response.body),
+    body: response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : JSON.stringify(response.body),
   });
 
   const fail = (incoming: Incoming, error: unknown, locale = incoming.locale): AdapterResponse => {

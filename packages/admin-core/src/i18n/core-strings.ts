@@ -114,6 +114,7 @@ export const coreStrings: StringTable = {
     'validation.read_only': 'This field is read-only.',
     'validation.unique': 'This value is already taken.',
     'errors.bulk_partly_scoped': 'Some of the selected records are not available to you; nothing was changed.',
+    'errors.reorder_stale': 'The records changed since you loaded them; reload and reorder again. Nothing was changed.',
     'errors.version_mismatch':
       'This record was changed by someone else since you opened it; nothing was saved. The current version is attached.',
     'validation.if_match': 'This header must be * or a list of entity tags in double quotes, as the ETag header gives them.',
@@ -276,6 +277,7 @@ export const coreStrings: StringTable = {
     'validation.read_only': 'Dieses Feld kann nicht geändert werden.',
     'validation.unique': 'Dieser Wert ist bereits vergeben.',
     'errors.bulk_partly_scoped': 'Einige der gewählten Datensätze stehen Ihnen nicht zur Verfügung; es wurde nichts geändert.',
+    'errors.reorder_stale': 'Die Datensätze haben sich seit dem Laden geändert; lade neu und ordne erneut. Es wurde nichts geändert.',
     'errors.version_mismatch':
       'Dieser Datensatz wurde inzwischen von jemand anderem geändert; es wurde nichts gespeichert. Die aktuelle Fassung liegt bei.',
     'validation.if_match':

@@ -31,6 +31,8 @@ export interface PluginRouteBase {
   /** `backend` routes: the principal needs all of these. */
   permissions?: string[];
   body?: 'none' | 'json' | 'multipart';
+  /** Multipart routes: the file field and its size limit (a larger file is a 422 on that field). */
+  upload?: { field: string; maxBytes: number };
 }
 
 /**

@@ -20,6 +20,11 @@ export const StoredFile = defineEntity({
     attachment_id: p.integer().nullable(),
     is_public: p.boolean().default(true),
     sort_order: p.integer().default(0),
+    /** Who uploaded it, and the idempotency key of its upload (docs/files.md, "Retries"). */
+    uploaded_by: p.integer().nullable(),
+    upload_key: p.string().length(400).nullable(),
+    /** Keys of the thumbnails made of an image, deleted with it (docs/files.md, "Thumbnails"). */
+    thumbs: p.json<string[]>().onCreate(() => []),
     created_at: p.datetime().onCreate(() => new Date()),
     updated_at: p
       .datetime()

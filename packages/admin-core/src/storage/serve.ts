@@ -2,13 +2,20 @@ import { createHash } from 'node:crypto';
 import type { AssetAnswer } from '../assets/serve.ts';
 import type { LocalDiskStorage } from './storage.ts';
 
-/** Only images are served from the public store, each with its own type; nothing is sniffed. */
+/** Images are shown inline, each with its own type; nothing is sniffed. */
 const TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   png: 'image/png',
   gif: 'image/gif',
   webp: 'image/webp',
+};
+/** Other files of public fileupload fields (docs/files.md, "Fields"): always downloaded, never shown. */
+const DOWNLOADS: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  zip: 'application/zip',
 };
 
 /**
@@ -20,7 +27,10 @@ export async function answerStoredFile(
   key: string,
   ifNoneMatch: string | undefined,
 ): Promise<AssetAnswer | undefined> {
-  const type = TYPES[key.split('.').pop()?.toLowerCase() ?? ''];
+  const extension = key.split('.').pop()?.toLowerCase() ?? '';
+  // Only attachments (`files/…`) are downloads; avatars and other blobs are images only.
+  const download = key.startsWith('files/') ? DOWNLOADS[extension] : undefined;
+  const type = TYPES[extension] ?? download;
   if (!type) return undefined;
   let data: Buffer | undefined;
   try {
@@ -38,5 +48,9 @@ export async function answerStoredFile(
     ETag: etag,
   };
   if (ifNoneMatch === etag) return { status: 304, headers };
-  return { status: 200, headers: { ...headers, 'Content-Type': type }, body: data };
+  return {
+    status: 200,
+    headers: { ...headers, 'Content-Type': type, ...(download ? { 'Content-Disposition': 'attachment' } : {}) },
+    body: data,
+  };
 }

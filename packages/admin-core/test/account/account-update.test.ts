@@ -52,7 +52,7 @@ describe('PUT /account', () => {
       subtitle: 'Countess',
       is_superuser: false,
       preferences: { admin_theme: null, admin_locale: null },
-      avatar: null,
+      avatar: { url: null, thumb_url: null },
     });
     expect(res.body.data).not.toHaveProperty('password_hash');
     expect(await rowOf(admin.id)).toMatchObject({ email, first_name: 'Augusta', last_name: 'King', subtitle: 'Countess' });

@@ -276,7 +276,7 @@ describe('account avatar', () => {
     const second = await t.http.delete(`${API}/account/avatar`).set(auth());
     expect(second.status).toBe(200);
     expect(second.body).toEqual({ data: { removed: 0 }, meta: {} });
-    expect((await t.http.get(`${API}/auth/me`).set(auth())).body.data.avatar).toBeNull();
+    expect((await t.http.get(`${API}/auth/me`).set(auth())).body.data.avatar).toEqual({ url: null, thumb_url: null });
   });
 
   it('touches only the own avatar', async () => {

@@ -139,7 +139,7 @@ describe('refresh, logout and me', () => {
         subtitle: '',
         is_superuser: false,
         preferences: { admin_theme: null, admin_locale: null },
-        avatar: null,
+        avatar: { url: null, thumb_url: null },
       });
       expect(JSON.stringify(response.body)).not.toMatch(/password|hash|token/);
     });

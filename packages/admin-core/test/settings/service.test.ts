@@ -22,7 +22,13 @@ describe('SettingsService for plugin code', () => {
 
   it('keeps its values in cms_settings, created by the core migration', async () => {
     const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'cms.backend/%' order by id`);
-    expect(rows.map((row) => row.name)).toEqual(['cms.backend/0001-init', 'cms.backend/0002-settings', 'cms.backend/0003-audit']);
+    expect(rows.map((row) => row.name)).toEqual([
+      'cms.backend/0001-init',
+      'cms.backend/0002-settings',
+      'cms.backend/0003-audit',
+      'cms.backend/0004-bindings',
+      'cms.backend/0005-attachments',
+    ]);
     const columns = await t.sql<{ column_name: string; data_type: string; is_nullable: string }>(
       `select column_name, data_type, is_nullable from information_schema.columns where table_schema = current_schema() and table_name = 'cms_settings' order by ordinal_position`,
     );

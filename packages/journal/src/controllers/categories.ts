@@ -16,7 +16,7 @@ async function closesCycle(em: ScopeContext['em'], id: number, parentId: number)
   return rows.length > 0;
 }
 
-/** `cms/journal/categories`: a tree of categories (reorder is not built: there is no reorder route). */
+/** `cms/journal/categories`: a tree of categories, reordered by drag and drop (docs/reorder.md). */
 export const categoriesController = defineController({
   name: 'categories',
   entity: Category,
@@ -39,6 +39,8 @@ export const categoriesController = defineController({
       parent: { type: 'relation', label: s('categories.fields.parent'), nameFrom: 'name', emptyOption: s('categories.no_parent') },
     },
   },
+  // A tree on `parent_id`, at most three levels deep; the list's default sort shows the order.
+  reorder: { title: s('categories.reorder'), parentColumn: 'parent_id', sortColumn: 'sort_order', maxDepth: 3 },
   hooks: {
     // A category may not become its own parent, nor its descendant's child: the tree stays a tree.
     async beforeSave(record, { mode, values, em }) {

@@ -1,6 +1,8 @@
 import { defineActions, type ActionContext, type StringTable } from '@cms/admin-core';
 import { Post, type IPost } from '../entities/index.ts';
-import { upsertDocuments, type TypesenseDocument } from '../search/typesense.ts';
+import { indexAfterCommit, postDocument, searchTarget } from '../search/gate.ts';
+import { searchQueue } from '../search/queue.ts';
+import { importPosts } from '../search/typesense.ts';
 import { JOURNAL_SETTINGS } from '../settings.ts';
 
 const PUBLISH_POSTS = 'cms.journal.publish_posts';
@@ -12,35 +14,45 @@ function publish(post: IPost): void {
   post.published_at ??= new Date();
 }
 
-/** The `journal` setting that gates every call to the search engine (off by default; docs/actions.md, "The example app"). */
-const searchEnabled = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
-
-/** A published post as a document of the `posts` collection. */
-const searchDocument = (post: IPost): TypesenseDocument => ({
-  id: String(post.id),
-  title: post.title,
-  slug: post.slug,
-  excerpt: post.excerpt ?? '',
-  content: post.content ?? '',
-  tags: post.tags,
-  published_at: post.published_at ? Math.floor(post.published_at.getTime() / 1000) : 0,
-});
+/** Posts per import request of `reindex`. */
+export const REINDEX_BATCH_SIZE = 100;
 
 /**
- * `reindex`: pushes every published post to Typesense. While `search_use_typesense` is off it
- * makes no HTTP call and says so. An engine that fails or does not answer within the timeout is
- * an error (the admin gets the opaque 500, the log the reason), never a reported success.
+ * `reindex`: pushes every published post to Typesense, in batches of 100 (one import request
+ * each, read by id so a batch is one indexed query), and answers how many posts in how many
+ * batches. While `search_use_typesense` is off it makes no HTTP call and says so. An engine that
+ * fails or does not answer within the timeout is an error (the admin gets the opaque 500, the log
+ * the reason and how far it got), never a reported success.
  */
 async function reindex(ctx: ActionContext) {
-  const settings = await ctx.settings(JOURNAL_SETTINGS);
-  if (!searchEnabled(settings.search_use_typesense)) return { message: s('posts.actions.reindex_off') };
-  const posts = await ctx.em.find(Post, { status: 'published' }, { orderBy: { id: 'asc' } });
-  const sent = await upsertDocuments(
-    { url: String(settings.typesense_url ?? ''), apiKey: typeof settings.typesense_api_key === 'string' ? settings.typesense_api_key : '' },
-    'posts',
-    posts.map(searchDocument),
-  );
-  return { message: ctx.t(s('posts.actions.reindexed'), { count: sent }), data: { indexed: sent } };
+  const target = searchTarget(await ctx.settings(JOURNAL_SETTINGS));
+  if (!target) return { message: s('posts.actions.reindex_off') };
+  const total = await ctx.em.count(Post, { status: 'published' });
+  let sent = 0;
+  let batches = 0;
+  let after = 0;
+  for (;;) {
+    const posts = await ctx.em.find(
+      Post,
+      { status: 'published', id: { $gt: after } },
+      { orderBy: { id: 'asc' }, limit: REINDEX_BATCH_SIZE, fields: ['id', 'title', 'slug', 'excerpt', 'content', 'tags', 'published_at'] },
+    );
+    if (posts.length === 0) break;
+    try {
+      sent += await importPosts(target, posts.map(postDocument), { timeoutMs: searchQueue.timeoutMs });
+    } catch (error) {
+      throw new Error(`reindex stopped after ${sent} of ${total} published posts, in batch ${batches + 1}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    batches += 1;
+    after = posts.at(-1)!.id;
+    ctx.em.clear(); // the batch is sent: its entities need not stay in memory
+  }
+  return {
+    message: ctx.t(s('posts.actions.reindexed'), { count: sent, total, batches }),
+    data: { indexed: sent, total, batches },
+  };
 }
 
 /** Posts' record, bulk and toolbar actions (docs/actions.md, "The example app"). */
@@ -50,8 +62,9 @@ export const postActions = defineActions<IPost>({
       label: s('posts.actions.publish'),
       permissions: [PUBLISH_POSTS],
       appliesTo: (post) => post.status !== 'published',
-      run(post, ctx) {
+      async run(post, ctx) {
         publish(post);
+        await indexAfterCommit(ctx, [post]);
         return { message: ctx.t(s('posts.actions.published'), { title: post.title }) };
       },
     },
@@ -60,8 +73,9 @@ export const postActions = defineActions<IPost>({
       confirm: s('posts.actions.archive_confirm'),
       danger: true,
       appliesTo: (post) => post.status !== 'archived',
-      run(post, ctx) {
+      async run(post, ctx) {
         post.status = 'archived';
+        await indexAfterCommit(ctx, [post]);
         return { message: ctx.t(s('posts.actions.archived'), { title: post.title }) };
       },
     },
@@ -69,10 +83,11 @@ export const postActions = defineActions<IPost>({
   bulk: {
     publish: {
       permissions: [PUBLISH_POSTS],
-      run(posts, ctx) {
+      async run(posts, ctx) {
         // Posts already published stay as they are (their date too): they are not counted.
         const drafts = posts.filter((post) => post.status !== 'published');
         drafts.forEach(publish);
+        await indexAfterCommit(ctx, drafts);
         return { affected: drafts.length, message: ctx.t(s('posts.actions.bulk_published'), { count: drafts.length }) };
       },
     },
@@ -99,10 +114,7 @@ export const postActionStrings: StringTable = {
     'posts.actions.bulk_published': { one: '{count} post was published.', other: '{count} posts were published.' },
     'posts.actions.reindex': 'Rebuild search index',
     'posts.actions.reindex_off': 'The search engine is turned off in the journal settings: there is nothing to index.',
-    'posts.actions.reindexed': {
-      one: '{count} published post was sent to the search index.',
-      other: '{count} published posts were sent to the search index.',
-    },
+    'posts.actions.reindexed': '{count} of {total} published posts sent to the search index (batches: {batches}).',
   },
   de: {
     'posts.actions.publish': 'Veröffentlichen',
@@ -114,9 +126,6 @@ export const postActionStrings: StringTable = {
     'posts.actions.bulk_published': { one: '{count} Beitrag wurde veröffentlicht.', other: '{count} Beiträge wurden veröffentlicht.' },
     'posts.actions.reindex': 'Suchindex neu aufbauen',
     'posts.actions.reindex_off': 'Die Suchmaschine ist in den Journal-Einstellungen ausgeschaltet: Es gibt nichts zu indizieren.',
-    'posts.actions.reindexed': {
-      one: '{count} veröffentlichter Beitrag wurde an den Suchindex gesendet.',
-      other: '{count} veröffentlichte Beiträge wurden an den Suchindex gesendet.',
-    },
+    'posts.actions.reindexed': '{count} von {total} veröffentlichten Beiträgen an den Suchindex gesendet (Pakete: {batches}).',
   },
 };

@@ -2,6 +2,7 @@ import { adminsWithPermission, defineController, NO_ROWS } from '@cms/admin-core
 import { Category, Post } from '../entities/index.ts';
 import { postActions, postBulkActions, postToolbarButtons } from './post-actions.ts';
 import { postPartials } from './post-partials.ts';
+import { postSearchHooks } from '../search/gate.ts';
 
 const ACCESS_POSTS = 'cms.journal.access_posts';
 /** Publishing by a save needs what the `publish` action needs (docs/controllers.md, "Field-level write permissions"). */
@@ -100,17 +101,50 @@ export const postsController = defineController({
         fileTypes: ['jpg', 'jpeg', 'png', 'gif', 'webp'],
         tab: s('posts.tabs.manage'),
       },
-      comments: {
-        type: 'relation-manager',
-        label: s('posts.fields.comments'),
-        relation: 'comments',
-        deferrable: true,
-        context: 'update',
-        tab: s('posts.tabs.comments'),
-      },
+      // Manageable before the first save too: the key of a comment is nullable (docs/relations.md).
+      comments: { type: 'relation-manager', label: s('posts.fields.comments'), relation: 'comments', tab: s('posts.tabs.comments') },
       preview: { type: 'partial', path: 'preview', context: ['update', 'preview'] },
     },
   },
+  relations: {
+    comments: {
+      view: {
+        list: {
+          columns: {
+            author_name: { label: s('comments.fields.author_name'), searchable: true, sortable: true },
+            body: { label: s('comments.fields.body'), searchable: true },
+            is_approved: { label: s('comments.fields.is_approved'), type: 'switch', sortable: true },
+            created_at: { label: s('comments.fields.created_at'), type: 'datetime', sortable: true },
+          },
+          defaultSort: { column: 'created_at', direction: 'desc' },
+        },
+        toolbarButtons: ['create', 'update', 'delete', 'link', 'unlink'],
+      },
+      manage: {
+        list: {
+          columns: {
+            author_name: { label: s('comments.fields.author_name'), searchable: true },
+            body: { label: s('comments.fields.body'), searchable: true },
+          },
+        },
+      },
+      manageForm: {
+        fields: {
+          author_name: { type: 'text', label: s('comments.fields.author_name'), required: true },
+          body: { type: 'textarea', label: s('comments.fields.body'), required: true },
+          // A yes/no dropdown until the core ships a switch field type.
+          is_approved: {
+            type: 'dropdown',
+            label: s('comments.fields.is_approved'),
+            options: { true: s('comments.yes'), false: s('comments.no') },
+            default: false,
+          },
+        },
+      },
+    },
+  },
+  // Saves and deletes keep the search index in step behind the search gate (docs/journal.md, "Search gate").
+  hooks: postSearchHooks,
   actions: postActions,
   partials: postPartials,
 });

@@ -96,5 +96,25 @@ export const Comment = defineEntity({
 });
 export type IComment = InferEntity<typeof Comment>;
 
+/**
+ * An object the media upload stored (docs/journal.md, "Media upload"). The unique `path` is how
+ * two uploads of the same name at once never take the same key: each reserves its key by
+ * inserting this row before it writes the object.
+ */
+export const Media = defineEntity({
+  name: 'JournalMedia',
+  tableName: 'journal_media',
+  properties: {
+    id: p.integer().primary(),
+    /** The storage key, `journal/<folder>/<name>`. */
+    path: p.string().length(512).unique(),
+    content_type: p.string().length(64),
+    file_size: p.integer(),
+    uploaded_by: () => p.manyToOne(Admin).fieldName('uploaded_by_id').nullable().deleteRule('set null'),
+    created_at: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IMedia = InferEntity<typeof Media>;
+
 /** Every entity of the journal, for `definePlugin({ entities })`. */
-export const journalEntities = [Category, Post, Comment];
+export const journalEntities = [Category, Post, Comment, Media];

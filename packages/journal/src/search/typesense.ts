@@ -1,108 +1,208 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import axios, { type AxiosAdapter } from 'axios';
+import { Client, Errors, type ConfigurationOptions } from 'typesense';
+
 /**
- * A small Typesense client: only what the journal needs, the upsert of documents into one
- * collection through the import endpoint (JSON lines). Every request has a bounded timeout, and
- * every failure (unreachable engine, timeout, HTTP error, a document the engine refused) throws
- * a `TypesenseError` that says what happened; it never hangs and never reports a partial success
- * as a success. The API key travels in a header only and never appears in an error message.
- * Redirects are never followed: every request carries the key and the posts, and a redirect would
- * hand both to whatever origin the answer names (docs/security.md, "Host hardening and uploads").
+ * The journal's use of Typesense (docs/journal.md, "Search gate"), through the `typesense` client
+ * library: upsert and delete one document, import many, create the collection when it is missing.
+ * The library is given an HTTP adapter of its own, the one hand-written part, for what it cannot
+ * be told: never follow a redirect (every request carries the API key and the posts, and a
+ * redirect would hand both to whatever origin the answer names; docs/security.md), bound every
+ * request in time (the library leaves imports unbounded) and in answer size. The library retries
+ * nothing (`numRetries: 0`): the journal's queue retries with backoff (./queue.ts).
+ * Errors say what happened without the engine's own words (an engine that echoes the request
+ * would put the key in the log).
  */
 
-export interface TypesenseOptions {
+export interface SearchTarget {
   /** Base URL, `http://host:8108` (a trailing slash is ignored). */
   url: string;
   apiKey: string;
-  /** Milliseconds per request (default 5000). */
-  timeoutMs?: number;
-  /** Documents per request (default 500). */
-  batchSize?: number;
 }
 
-export class TypesenseError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+export interface SearchClientOptions {
+  /** Milliseconds per request (default 5000). */
+  timeoutMs?: number;
+}
+
+/** The collection of the journal's posts. */
+export const POSTS_COLLECTION = 'posts';
+
+/** A post as a document of the `posts` collection. */
+export interface PostDocument {
+  [key: string]: unknown;
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string;
+  content: string;
+  tags: string[];
+  /** Unix seconds; 0 when the post has no date. */
+  published_at: number;
+}
+
+/** The collection's schema, created on first use when the engine does not have it. */
+const POSTS_SCHEMA = {
+  name: POSTS_COLLECTION,
+  fields: [
+    { name: 'title', type: 'string' },
+    { name: 'slug', type: 'string' },
+    { name: 'excerpt', type: 'string', optional: true },
+    { name: 'content', type: 'string', optional: true },
+    { name: 'tags', type: 'string[]', facet: true, optional: true },
+    { name: 'published_at', type: 'int64' },
+  ],
+  default_sorting_field: 'published_at',
+} as const;
+
+/** Largest answer read from the engine (an import answers one short line per document). */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A failed request, said without the engine's own words. `retryable`: the same request may
+ * succeed later (the engine was unreachable, slow or failing); a setting or a refusal is not.
+ */
+export class SearchEngineError extends Error {
+  readonly retryable: boolean;
+
+  constructor(message: string, retryable: boolean, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'TypesenseError';
+    this.name = 'SearchEngineError';
+    this.retryable = retryable;
   }
 }
 
-/** A document of the import endpoint: an object with a string `id`. */
-export type TypesenseDocument = { id: string } & Record<string, unknown>;
-
-function baseUrl(url: string): URL {
+/** Checks the URL the settings hold: an http(s) URL, without its trailing slashes. */
+function baseUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new TypesenseError('the Typesense URL is not a valid URL');
+    throw new SearchEngineError('the Typesense URL is not a valid URL', false);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypesenseError('the Typesense URL must use http or https');
-  return parsed;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new SearchEngineError('the Typesense URL must use http or https', false);
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
-/** One line of the import answer: `{"success": true}` or `{"success": false, "error": "…"}`. */
-function results(answer: string): { count: number; errors: string[] } {
-  const errors: string[] = [];
-  let count = 0;
-  for (const line of answer.split('\n')) {
-    if (line.trim() === '') continue;
-    let result: { success?: unknown; error?: unknown };
-    try {
-      result = JSON.parse(line) as typeof result;
-    } catch {
-      throw new TypesenseError('Typesense answered an import result that is not JSON lines');
-    }
-    count += 1;
-    if (result.success !== true) errors.push(typeof result.error === 'string' ? result.error : 'refused');
-  }
-  return { count, errors };
-}
+const httpAdapter = axios.getAdapter('http');
 
 /**
- * Upserts `documents` into `collection` (`POST /collections/{collection}/documents/import?action=upsert`).
- * Answers the number of documents the engine accepted (all of them, or it throws).
+ * axios's own HTTP adapter with the journal's policy: no redirect followed (a 3xx is an answer,
+ * which the library turns into an error), a timeout on every request, a bounded answer.
  */
-export async function upsertDocuments(
-  options: TypesenseOptions,
-  collection: string,
-  documents: readonly TypesenseDocument[],
-): Promise<number> {
-  if (options.apiKey === '') throw new TypesenseError('no Typesense API key is configured');
-  const base = baseUrl(options.url);
-  const endpoint = new URL(`${base.pathname.replace(/\/+$/, '')}/collections/${encodeURIComponent(collection)}/documents/import`, base);
-  endpoint.searchParams.set('action', 'upsert');
-  const timeoutMs = options.timeoutMs ?? 5000;
-  const batchSize = options.batchSize ?? 500;
-  let accepted = 0;
-  for (let start = 0; start < documents.length; start += batchSize) {
-    const batch = documents.slice(start, start + batchSize);
-    let response: Response;
-    let answer: string;
-    try {
-      // One signal for the request and its answer: a server that stalls mid-body times out too.
-      const signal = AbortSignal.timeout(timeoutMs);
-      response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/plain', 'X-TYPESENSE-API-KEY': options.apiKey },
-        body: batch.map((document) => JSON.stringify(document)).join('\n'),
-        redirect: 'manual',
-        signal,
-      });
-      answer = await response.text();
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      if (name === 'TimeoutError' || name === 'AbortError')
-        throw new TypesenseError(`Typesense did not answer within ${timeoutMs} ms`, { cause: error });
-      throw new TypesenseError(`Typesense could not be reached at ${base.origin}`, { cause: error });
-    }
-    // Where it points is not repeated either: it is the engine's (or an attacker's) word.
-    if (response.status >= 300 && response.status < 400)
-      throw new TypesenseError(`Typesense answered a redirect (HTTP ${response.status}), which is not followed: set the engine's own URL`);
-    if (!response.ok) throw new TypesenseError(`Typesense refused the import with HTTP ${response.status}`);
-    const { count, errors } = results(answer);
-    // The engine's own words are not repeated: a server that echoes the request would put the key in the log.
-    if (errors.length > 0) throw new TypesenseError(`Typesense refused ${errors.length} of ${batch.length} documents`);
-    if (count !== batch.length) throw new TypesenseError(`Typesense answered ${count} import results for ${batch.length} documents`);
-    accepted += batch.length;
+const policyAdapter =
+  (timeoutMs: number): AxiosAdapter =>
+  (config) =>
+    httpAdapter({ ...config, maxRedirects: 0, timeout: timeoutMs, maxContentLength: MAX_ANSWER_BYTES });
+
+/** The library logs warnings to the console by default; the journal reports failures itself. */
+const silent = Object.fromEntries(
+  ['trace', 'debug', 'info', 'warn', 'error', 'log', 'setLevel', 'setDefaultLevel', 'resetLevel', 'enableAll', 'disableAll'].map((name) => [
+    name,
+    () => undefined,
+  ]),
+) as unknown as NonNullable<ConfigurationOptions['logger']>;
+
+// Plain connections: the library would otherwise open a keep-alive agent per import.
+const agents = { httpAgent: new HttpAgent({ keepAlive: false }), httpsAgent: new HttpsAgent({ keepAlive: false }) };
+
+function client(target: SearchTarget, options: SearchClientOptions): Client {
+  if (target.apiKey === '') throw new SearchEngineError('no Typesense API key is configured', false);
+  return new Client({
+    nodes: [{ url: baseUrl(target.url) }],
+    apiKey: target.apiKey,
+    numRetries: 0,
+    connectionTimeoutSeconds: (options.timeoutMs ?? 5000) / 1000,
+    healthcheckIntervalSeconds: 0,
+    axiosAdapter: policyAdapter(options.timeoutMs ?? 5000),
+    logger: silent,
+    ...agents,
+  });
+}
+
+/** What the error of a failed request says: the kind of failure and the HTTP status, never the engine's words. */
+function describe(error: unknown, target: SearchTarget, timeoutMs: number): SearchEngineError {
+  if (error instanceof SearchEngineError) return error;
+  if (error instanceof Errors.ImportError) {
+    const failed = error.importResults.filter((result) => !result.success).length;
+    return new SearchEngineError(`Typesense refused ${failed} of ${error.importResults.length} documents`, false, { cause: error });
   }
-  return accepted;
+  const status = (error as { httpStatus?: unknown }).httpStatus;
+  if (typeof status === 'number') {
+    if (status >= 300 && status < 400)
+      return new SearchEngineError(
+        `Typesense answered a redirect (HTTP ${status}), which is not followed: set the engine's own URL`,
+        false,
+      );
+    return new SearchEngineError(`Typesense refused the request with HTTP ${status}`, status >= 500 || status === 408 || status === 429);
+  }
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ECONNABORTED' || code === 'ETIMEDOUT')
+    return new SearchEngineError(`Typesense did not answer within ${timeoutMs} ms`, true);
+  let origin = target.url;
+  try {
+    origin = new URL(target.url).origin;
+  } catch {
+    // already refused by baseUrl
+  }
+  return new SearchEngineError(`Typesense could not be reached at ${origin}${typeof code === 'string' ? ` (${code})` : ''}`, true);
+}
+
+const isNotFound = (error: unknown) => error instanceof Errors.ObjectNotFound;
+
+/** Creates the posts collection; one created meanwhile by another process is fine. */
+async function createCollection(engine: Client): Promise<void> {
+  try {
+    await engine.collections().create(POSTS_SCHEMA as never);
+  } catch (error) {
+    if (!(error instanceof Errors.ObjectAlreadyExists)) throw error;
+  }
+}
+
+/** Runs `work`; when the collection is missing (404), creates it and runs `work` once more. */
+async function withCollection<T>(engine: Client, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await createCollection(engine);
+    return work();
+  }
+}
+
+/** Upserts one post (`POST /collections/posts/documents?action=upsert`). */
+export async function upsertPost(target: SearchTarget, document: PostDocument, options: SearchClientOptions = {}): Promise<void> {
+  try {
+    const engine = client(target, options);
+    await withCollection(engine, () => engine.collections<PostDocument>(POSTS_COLLECTION).documents().upsert(document));
+  } catch (error) {
+    throw describe(error, target, options.timeoutMs ?? 5000);
+  }
+}
+
+/** Removes one post (`DELETE /collections/posts/documents/{id}`); one the engine does not have is removed already. */
+export async function removePost(target: SearchTarget, id: string, options: SearchClientOptions = {}): Promise<void> {
+  try {
+    const engine = client(target, options);
+    await engine.collections(POSTS_COLLECTION).documents(id).delete();
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw describe(error, target, options.timeoutMs ?? 5000);
+  }
+}
+
+/** Imports posts with `action=upsert` in one request; every one of them accepted, or it throws. */
+export async function importPosts(target: SearchTarget, documents: PostDocument[], options: SearchClientOptions = {}): Promise<number> {
+  if (documents.length === 0) return 0;
+  try {
+    const engine = client(target, options);
+    await withCollection(engine, () =>
+      engine.collections<PostDocument>(POSTS_COLLECTION).documents().import(documents, { action: 'upsert' }),
+    );
+    return documents.length;
+  } catch (error) {
+    throw describe(error, target, options.timeoutMs ?? 5000);
+  }
 }

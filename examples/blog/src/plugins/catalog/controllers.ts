@@ -50,8 +50,39 @@ export const productsController = defineController({
         fill: ['price'],
       },
       stock_summary: { type: 'partial', path: 'stock_summary', context: 'update' },
+      accessories: { type: 'relation-manager', label: s('products.accessories'), relation: 'accessories' },
+      // Served only through the protected download route (docs/files.md).
+      datasheet: {
+        type: 'fileupload',
+        label: s('products.datasheet'),
+        mode: 'file',
+        maxFiles: 1,
+        fileTypes: ['pdf', 'txt'],
+        public: false,
+      },
     },
   },
+  // Other products sold with this one, with a quantity on the pivot row (docs/relations.md).
+  relations: {
+    accessories: {
+      view: {
+        list: {
+          columns: {
+            name: { label: s('products.name'), searchable: true, sortable: true },
+            sku: { label: s('products.sku'), searchable: true },
+          },
+        },
+        toolbarButtons: ['link', 'unlink'],
+      },
+      pivot: {
+        form: {
+          fields: { quantity: { type: 'number', label: s('products.quantity'), min: 1, max: 99, step: 1, required: true, default: 1 } },
+        },
+      },
+    },
+  },
+  // A flat order on `sort_order` (docs/reorder.md).
+  reorder: { title: s('products.reorder'), sortColumn: 'sort_order' },
   actions: productActions,
   partials: productPartials,
 });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Product, Storefront, type CatalogCurrency } from './entities.ts';
+import { Product, ProductAccessory, Storefront, type CatalogCurrency } from './entities.ts';
 
 export interface CatalogDemoResult {
   /** False when the catalog already had products or a storefront: nothing was added. */
@@ -82,9 +82,17 @@ const DEMO_PRODUCTS: DemoProduct[] = [
   },
 ];
 
+/** Demo accessories by SKU: the product, its accessory and the quantity. */
+const DEMO_ACCESSORIES: Array<{ product: string; accessory: string; quantity: number }> = [
+  { product: 'DESK-100', accessory: 'LAMP-001', quantity: 1 },
+  { product: 'DESK-100', accessory: 'ARM-300', quantity: 2 },
+  { product: 'CHAIR-200', accessory: 'LAMP-001', quantity: 1 },
+];
+
 /**
- * Seeds demo products (in `sort_order`) and the storefront. Idempotent: nothing happens when the
- * catalog already has products or a storefront. One transaction behind an advisory lock.
+ * Seeds demo products (in `sort_order`), their accessories and the storefront. Idempotent:
+ * nothing happens when the catalog already has products or a storefront. One transaction behind
+ * an advisory lock.
  */
 export async function seedCatalogDemo(em: EntityManager): Promise<CatalogDemoResult> {
   return em.transactional(async (tx) => {
@@ -99,7 +107,9 @@ export async function seedCatalogDemo(em: EntityManager): Promise<CatalogDemoRes
         ctx,
       )) as Array<{ any: boolean }>;
     if (existing[0]?.any === true) return { seeded: false, products: 0, storefronts: 0 };
-    for (const [index, product] of DEMO_PRODUCTS.entries()) tx.create(Product, { ...product, sort_order: index + 1 });
+    const bySku = new Map(DEMO_PRODUCTS.map((product, index) => [product.sku, tx.create(Product, { ...product, sort_order: index + 1 })]));
+    for (const { product, accessory, quantity } of DEMO_ACCESSORIES)
+      tx.create(ProductAccessory, { product: bySku.get(product)!, accessory: bySku.get(accessory)!, quantity });
     tx.create(Storefront, { name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' });
     await tx.flush();
     return { seeded: true, products: DEMO_PRODUCTS.length, storefronts: 1 };

@@ -33,6 +33,13 @@ export const Product = defineEntity({
     /** `#rrggbb`, edited by the plugin's own `color` field type. */
     color: p.string().length(7).nullable(),
     sort_order: p.integer().default(0),
+    /** belongsToMany over the pivot entity `ProductAccessory` (with its `quantity`). */
+    accessories: () =>
+      p
+        .manyToMany(Product)
+        .pivotEntity(() => ProductAccessory)
+        .joinColumn('product_id')
+        .inverseJoinColumn('accessory_id'),
     created_at: p.datetime().onCreate(() => new Date()),
     updated_at: p
       .datetime()
@@ -41,6 +48,24 @@ export const Product = defineEntity({
   },
 });
 export type IProduct = InferEntity<typeof Product>;
+
+/**
+ * The pivot of `Product.accessories`: a product (`product_id`, the owning side) comes with
+ * `quantity` pieces of another product (`accessory_id`, the target). The primary key is the pair;
+ * both references cascade on delete. The migration also checks that `quantity` is within 1…99 and
+ * that a product is not its own accessory. Both references point at `Product`, so MikroORM tells
+ * the owner from the target by property order: `product` must stay first.
+ */
+export const ProductAccessory = defineEntity({
+  name: 'CatalogProductAccessory',
+  tableName: 'acme_catalog_product_accessories',
+  properties: {
+    product: () => p.manyToOne(Product).fieldName('product_id').primary(),
+    accessory: () => p.manyToOne(Product).fieldName('accessory_id').primary(),
+    quantity: p.integer().default(1),
+  },
+});
+export type IProductAccessory = InferEntity<typeof ProductAccessory>;
 
 /** The storefront: a singleton form (the first row is the one edited). */
 export const Storefront = defineEntity({
@@ -55,4 +80,4 @@ export const Storefront = defineEntity({
 export type IStorefront = InferEntity<typeof Storefront>;
 
 /** Every entity of the catalog, for `definePlugin({ entities })`. */
-export const catalogEntities = [Product, Storefront];
+export const catalogEntities = [Product, ProductAccessory, Storefront];

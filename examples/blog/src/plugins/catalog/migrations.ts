@@ -35,5 +35,27 @@ export class CatalogInit extends Migration {
   }
 }
 
+/** The pivot of `Product.accessories`, with its `quantity`: see `ProductAccessory`. */
+export class CatalogAccessories extends Migration {
+  override up(): void {
+    this.addSql(`create table acme_catalog_product_accessories (
+      product_id int not null references acme_catalog_products (id) on delete cascade,
+      accessory_id int not null references acme_catalog_products (id) on delete cascade,
+      quantity int not null default 1,
+      primary key (product_id, accessory_id),
+      constraint acme_catalog_product_accessories_quantity_range check (quantity between 1 and 99),
+      constraint acme_catalog_product_accessories_not_self check (product_id <> accessory_id)
+    )`);
+    this.addSql('create index acme_catalog_product_accessories_accessory_id on acme_catalog_product_accessories (accessory_id)');
+  }
+
+  override down(): void {
+    this.addSql('drop table if exists acme_catalog_product_accessories');
+  }
+}
+
 /** The catalog's migrations, in order; names are recorded in `cms_migrations`. */
-export const catalogMigrations: MigrationObject[] = [{ name: 'acme.catalog/0001-init', class: CatalogInit }];
+export const catalogMigrations: MigrationObject[] = [
+  { name: 'acme.catalog/0001-init', class: CatalogInit },
+  { name: 'acme.catalog/0002-accessories', class: CatalogAccessories },
+];

@@ -27,6 +27,7 @@ function actionContext(ctx: OperationContext, em: EntityManager): ActionContext 
     t: (key, params) => ctx.t(key, params),
     // Through the transaction's connection: the embedded database has one, a second would wait for it.
     settings: (code) => ctx.services.settings.values(code, em),
+    afterCommit: (task) => ctx.afterCommit(em, task),
   };
 }
 

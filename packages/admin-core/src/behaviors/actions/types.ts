@@ -21,6 +21,8 @@ export interface ActionContext {
    * transaction's connection: `await settings('journal')`.
    */
   settings(code: string): Promise<Record<string, unknown>>;
+  /** Runs `task` once the action's transaction has committed, never if it rolls back (docs/controllers.md, "After the commit"). */
+  afterCommit(task: () => void | Promise<void>): void;
 }
 
 /**

@@ -8,6 +8,7 @@ import { scopeCondition } from '../list/conditions.ts';
 import { deleteViolation } from './constraints.ts';
 import { loadRecord } from './record.ts';
 import { recordAudit } from '../../audit/record.ts';
+import { dropRecordFiles, flushAfterCommit } from '../files/operations.ts';
 
 /** Removes the row, or sets the soft-delete column when the controller declares one. */
 function removeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager) {
@@ -18,15 +19,19 @@ function removeRecord(controller: ResolvedController, record: Record<string, unk
 /** `DELETE /{ctl}/{id}`: through the form scope, with the beforeDelete hook, in one transaction. */
 export async function deleteRecord(controller: ResolvedController, id: number, ctx: OperationContext): Promise<{ deleted: number }> {
   const { principal } = ctx;
+  let outbox: number[] = [];
   try {
-    return await ctx.transaction(async (em) => {
+    const answer = await ctx.transaction(async (em) => {
       const record = await loadRecord(controller, id, { principal, em }, { lock: true });
-      await controller.config.hooks?.beforeDelete?.(record, { principal, em });
+      await controller.config.hooks?.beforeDelete?.(record, ctx.scope(em));
       removeRecord(controller, record, em);
       await em.flush();
+      if (!controller.config.softDelete) outbox = await dropRecordFiles(ctx, em, controller, [id]);
       await recordAudit(em, ctx, { action: 'delete', target: controller.address, recordIds: [id] });
       return { deleted: 1 };
     });
+    await flushAfterCommit(ctx, outbox);
+    return answer;
   } catch (error) {
     throw deleteViolation(error, 'id') ?? error;
   }
@@ -57,19 +62,23 @@ export async function lockScopedSelection(
 /** `POST /{ctl}/bulk-delete`: all of the selection or nothing. No scoped match deletes nothing. */
 export async function bulkDelete(controller: ResolvedController, ids: number[], ctx: OperationContext): Promise<{ deleted: number }> {
   const { principal } = ctx;
+  let outbox: number[] = [];
   try {
-    return await ctx.transaction(async (em) => {
+    const answer = await ctx.transaction(async (em) => {
       const records = await lockScopedSelection(controller, ids, em, principal);
       for (const record of records) {
-        await controller.config.hooks?.beforeDelete?.(record as never, { principal, em });
+        await controller.config.hooks?.beforeDelete?.(record as never, ctx.scope(em));
         removeRecord(controller, record as Record<string, unknown>, em);
       }
       await em.flush();
       const deleted = records.map((record) => Number((record as { id: unknown }).id));
+      if (!controller.config.softDelete) outbox = await dropRecordFiles(ctx, em, controller, deleted);
       if (deleted.length)
         await recordAudit(em, ctx, { action: 'delete', target: controller.address, recordIds: deleted, detail: 'bulk-delete' });
       return { deleted: records.length };
     });
+    await flushAfterCommit(ctx, outbox);
+    return answer;
   } catch (error) {
     throw deleteViolation(error, 'ids') ?? error;
   }

@@ -13,6 +13,10 @@ import { encodeRecord, inContext, loadRecord, type RecordAnswer } from './record
 import { changedFields, storedFieldValues } from '../../audit/changes.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { checkVersion, withVersion, type VersionCondition } from './version.ts';
+import { applyBindings } from './bindings.ts';
+import { flushAfterCommit } from '../files/operations.ts';
+import { scopeCondition } from '../list/conditions.ts';
+import type { ScopeContext } from '../../controllers/types.ts';
 
 /** What a create (`id` absent) or an update save works on. */
 export interface SaveInput {
@@ -20,6 +24,22 @@ export interface SaveInput {
   body: unknown;
   /** An update's `If-Match` (docs/controllers.md, "Versions and If-Match"): stale is 412, nothing written. */
   ifMatch?: VersionCondition;
+  /**
+   * The form's session key (`X-Session-Key`): the save applies the admin's deferred bindings held
+   * under it for this record (docs/relations.md, "Deferred bindings").
+   */
+  sessionKey?: string;
+  /** Relation children (docs/relations.md): runs first in the transaction (checks and locks the parent and the child). */
+  prepare?: (em: EntityManager) => Promise<void>;
+  /** Relation children: entity values the server sets (a hasMany child's key), beside the decoded ones. */
+  set?: Record<string, unknown>;
+  /** Relation children: runs after the flush, in the transaction (a pivot row, a binding). */
+  afterFlush?: (em: EntityManager, record: Record<string, unknown>) => Promise<void>;
+  /**
+   * Relation children: the audit row of the save, instead of the default one (its target must be
+   * a controller, docs/audit.md); `false` writes none (the caller writes its own).
+   */
+  audit?: false | { target: string; recordIds: number[]; detail: string };
 }
 
 /** Which body keys a save accepts: stored and virtual fields of the mode's context, not read-only. */
@@ -135,6 +155,18 @@ function storedScalars(controller: ResolvedController, record: Record<string, un
   return Object.freeze(Object.fromEntries(names.map((name) => [name, record[name]])));
 }
 
+/**
+ * After the flush (relation changes and hooks included), the record must still be inside the
+ * writer's form scope; otherwise the save is 403 and rolls back, so that a save cannot move a
+ * record out of the writer's reach (say, hand it to another team by a column the form changes).
+ */
+async function checkStillInScope(controller: ResolvedController, id: number, ctx: ScopeContext): Promise<void> {
+  const scope = await scopeCondition(controller, 'form', ctx);
+  if (!scope) return;
+  const found = await ctx.em.count(controller.meta.class, { $and: [{ id }, scope] } as never);
+  if (found === 0) throw new AdminError('forbidden');
+}
+
 /** Create (`id` undefined) or update one record in one transaction; hooks run inside it. */
 export async function saveRecord(controller: ResolvedController, input: SaveInput, ctx: OperationContext): Promise<RecordAnswer> {
   const { id } = input;
@@ -142,14 +174,17 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
   const body = input.body === undefined ? {} : input.body;
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
   checkKeys(controller, mode, body, ctx);
+  // Blobs of files the save removed, deleted once it has committed (docs/files.md, "Saves").
+  let outbox: number[] = [];
   try {
-    return await ctx.transaction(async (em) => {
+    const answer = await ctx.transaction(async (em) => {
       const scopeCtx = ctx.scope(em);
+      await input.prepare?.(em);
       const record = id === undefined ? undefined : await loadRecord(controller, id, scopeCtx, { lock: true });
       // Compared under the row lock: of two saves sent with the same version, the second is stale.
       if (record) await checkVersion(controller, record, input.ifMatch, em, ctx);
       const decoded = await decodeValues(controller, mode, body, record, em, ctx);
-      const data = toEntityData(decoded.values);
+      const data = { ...toEntityData(decoded.values), ...input.set };
       let target: Record<string, unknown>;
       const previous = record ? storedScalars(controller, record) : undefined;
       const before = record ? await storedFieldValues(record, decoded.values.keys(), ctx.services.config.locales) : undefined;
@@ -166,15 +201,25 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       em.persist(target);
       await em.flush();
       await controller.config.hooks?.afterSave?.(target, saveCtx);
+      await input.afterFlush?.(em, target);
+      const key =
+        input.sessionKey === undefined ? undefined : { sessionKey: input.sessionKey, adminId: ctx.principal.admin.id, parentId: id ?? 0 };
+      outbox = await applyBindings(controller, key, target, em, ctx);
+      // The record must still be one the writer may edit, its relations included (docs/controllers.md, "Create and update").
+      await checkStillInScope(controller, Number(target.id), scopeCtx);
       const answer = await encodeRecord(controller, target, ctx, em);
       if (decoded.notices.length) answer.meta.notices = decoded.notices;
       // In this transaction: the row commits or rolls back with the save (docs/audit.md).
       const fields = changedFields({ before, fields: decoded.values.keys(), after: answer.data, virtual: decoded.virtual, body });
-      await recordAudit(em, ctx, { action: mode, target: controller.address, recordIds: [Number(target.id)], fields });
+      if (input.audit) await recordAudit(em, ctx, { action: 'relation', ...input.audit, fields });
+      else if (input.audit === undefined)
+        await recordAudit(em, ctx, { action: mode, target: controller.address, recordIds: [Number(target.id)], fields });
       // The new version is of what commits: anything `afterSave` changed is flushed first.
       await em.flush();
       return withVersion(controller, answer, em);
     });
+    await flushAfterCommit(ctx, outbox);
+    return answer;
   } catch (error) {
     // Field messages that are still string keys (hooks write them) are localized by the envelope.
     throw saveViolation(controller, error) ?? error;

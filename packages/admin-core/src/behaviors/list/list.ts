@@ -2,7 +2,7 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ROW_STATES } from '../../controllers/types.ts';
 import type { OperationContext } from '../../context/operation.ts';
 import { belongsToManyOptions } from './labels.ts';
-import { countRows, isTimestamp, listWhere, selectPage, timestampToIso } from './sql.ts';
+import { countRows, isTimestamp, listWhere, selectPage, timestampToIso, type SqlPart } from './sql.ts';
 import type { ListQuery } from './query.ts';
 
 export interface ListResult {
@@ -25,9 +25,14 @@ export function encodeScalar(value: unknown, columnType: string | undefined): un
  * page with its total and belongsTo labels, and one per belongsToMany column: a constant number
  * whatever the page size.
  */
-export async function runList(controller: ResolvedController, query: ListQuery, ctx: OperationContext): Promise<ListResult> {
+export async function runList(
+  controller: ResolvedController,
+  query: ListQuery,
+  ctx: OperationContext,
+  extra?: SqlPart,
+): Promise<ListResult> {
   const em = ctx.em();
-  const where = await listWhere(controller, query, ctx.scope(em));
+  const where = await listWhere(controller, query, ctx.scope(em), extra);
   const { rows, plan } = await selectPage(controller, query, where, em);
   // An empty first page means no row matches; only an empty later page needs its own count.
   const total = rows.length ? Number(rows[0]!.__total) : query.page === 1 ? 0 : await countRows(controller, where, em);

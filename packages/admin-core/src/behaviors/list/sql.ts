@@ -19,10 +19,11 @@ interface ListPlan {
   rowState: Array<{ property: string; alias: string; columnType?: string }>;
 }
 
-const plans = new WeakMap<ResolvedController, ListPlan>();
+/** Keyed by the resolved columns, which a controller and its copies share. */
+const plans = new WeakMap<ReadonlyMap<string, ResolvedColumn>, ListPlan>();
 
 function planFor(controller: ResolvedController): ListPlan {
-  let plan = plans.get(controller);
+  let plan = plans.get(controller.columns);
   if (plan) return plan;
   const columns = [...controller.columns.values()];
   const scalar = columns.filter((c) => c.property.kind === 'scalar' || c.property.kind === 'm:1');
@@ -40,21 +41,32 @@ function planFor(controller: ResolvedController): ListPlan {
     return { property: name, alias: `__state${index}`, columnType: property.columnTypes?.[0] };
   });
   plan = { from: `${q(controller.meta.tableName)} e`, select: names.join(', '), joins: joins.join(' '), belongsTo, rowState };
-  plans.set(controller, plan);
+  plans.set(controller.columns, plan);
   return plan;
+}
+
+/** A piece of SQL with its `?` parameters. */
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
 }
 
 /**
  * A MikroORM condition (a scope) compiled by the ORM's query builder into an id subquery, so
  * that scopes compose into the SQL without the engine guessing their shape.
  */
-function conditionSql(controller: ResolvedController, condition: Condition, em: EntityManager) {
+export function conditionSql(
+  entity: ResolvedController['meta']['class'],
+  condition: Condition,
+  em: EntityManager,
+  column = 'e."id"',
+): SqlPart {
   const { sql, params } = em
-    .createQueryBuilder(controller.meta.class, 's')
+    .createQueryBuilder(entity, 's')
     .select('id' as never)
     .where(scopeWhere(condition) as never)
     .toQuery();
-  return { sql: `e."id" in (${sql})`, params: [...params] };
+  return { sql: `${column} in (${sql})`, params: [...params] };
 }
 
 /**
@@ -70,11 +82,7 @@ const isTimestamp = (type: string | undefined) => Boolean(type && /^timestamp|^d
  * The WHERE of a list request: scope, search and filters. Search and filters are written here
  * (literal `%`, `_` and `\` escaped); scopes and scope filters go through the ORM.
  */
-export async function listWhere(
-  controller: ResolvedController,
-  query: ListQuery,
-  ctx: ScopeContext,
-): Promise<{ sql: string; params: unknown[] }> {
+export async function listWhere(controller: ResolvedController, query: ListQuery, ctx: ScopeContext, extra?: SqlPart): Promise<SqlPart> {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (part: { sql: string; params: unknown[] }) => {
@@ -82,7 +90,9 @@ export async function listWhere(
     params.push(...part.params);
   };
   const scope = await scopeCondition(controller, 'list', ctx);
-  if (scope) add(conditionSql(controller, scope, ctx.em));
+  if (scope) add(conditionSql(controller.meta.class, scope, ctx.em));
+  // A condition of the caller over the alias `e` (a relation's linked rows, docs/relations.md).
+  if (extra) add({ sql: `(${extra.sql})`, params: extra.params });
   if (query.search) {
     const searchable = [...controller.columns.values()].filter((c) => controller.list.columns[c.key]?.searchable);
     const pattern = `%${escapeLike(query.search)}%`;
@@ -117,7 +127,7 @@ export async function listWhere(
         add({ sql: `${target} ilike ?`, params: [`%${escapeLike(value)}%`] });
         break;
       case 'scope':
-        add(conditionSql(controller, await filter.scope!(value, ctx), ctx.em));
+        add(conditionSql(controller.meta.class, await filter.scope!(value, ctx), ctx.em));
         break;
     }
   }

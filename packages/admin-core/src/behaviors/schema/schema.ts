@@ -207,5 +207,15 @@ export function listSchema(
     recordUrl: list.recordUrl ?? `${controller.address}/update/:id`,
     ...(list.searchPrompt ? { searchPrompt: t(list.searchPrompt) } : {}),
     ...(list.title ? { title: t(list.title) } : {}),
+    // Only for a controller that declares a reorder (docs/reorder.md, "The list schema").
+    ...(controller.reorder
+      ? {
+          reorder: {
+            tree: controller.reorder.parentColumn !== undefined,
+            maxDepth: controller.reorder.maxDepth,
+            ...(controller.reorder.config.title ? { title: t(controller.reorder.config.title) } : {}),
+          },
+        }
+      : {}),
   };
 }

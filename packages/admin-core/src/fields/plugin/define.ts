@@ -112,6 +112,18 @@ export interface PluginFieldTypeDefinition {
   encode?(value: unknown, ctx: PluginFieldEncodeContext): unknown;
   /** `POST /{ctl}/{id}/fields/{field}/upload` hands its file to this handler. */
   upload?: PluginFieldUpload;
+  /**
+   * The JSON schema (an OpenAPI 3.0 Schema Object) of one value as a record serves it: what
+   * `encode` answers, or the stored value. The admin's OpenAPI document uses it for the field's
+   * value in records (docs/openapi.md, "Plugin field types"); default: any JSON value. A
+   * translatable type describes one locale's value. Plain JSON data only.
+   */
+  valueSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * The codes of the `FieldError`s the type throws (`color.invalid`), listed in the OpenAPI
+   * document among the codes of a 422. Each is `{name}.{reason}` and not a core code.
+   */
+  errorCodes?: readonly string[];
 }
 
 /** Typed helper: returns its input, for inference and editor help. */

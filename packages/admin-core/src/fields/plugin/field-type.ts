@@ -15,6 +15,10 @@ export interface PluginFieldType extends FieldType {
   readonly optionKeys: readonly string[];
   readonly assets: { readonly scripts: readonly string[]; readonly styles: readonly string[] };
   readonly upload?: PluginFieldUpload;
+  /** The schema of a served value, for the OpenAPI document (docs/openapi.md); absent: any JSON value. */
+  readonly valueSchema?: Readonly<Record<string, unknown>>;
+  /** The codes of the type's own `FieldError`s, for the OpenAPI document. */
+  readonly errorCodes: readonly string[];
 }
 
 const pluginTypes = new WeakSet<FieldType>();
@@ -137,6 +141,8 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
       styles: Object.freeze([...(definition.assets.styles ?? [])]),
     }),
     ...(definition.upload ? { upload: definition.upload } : {}),
+    ...(definition.valueSchema ? { valueSchema: definition.valueSchema } : {}),
+    errorCodes: Object.freeze([...(definition.errorCodes ?? [])]),
     check(field, ctx) {
       if (field.element !== undefined && field.element !== definition.element) {
         throw configError(

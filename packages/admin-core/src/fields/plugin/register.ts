@@ -7,13 +7,28 @@ import type { FieldType } from '../types.ts';
 import { isCustomElementName } from '../widget.ts';
 import { PLUGIN_UPLOAD_MAX_BYTES, type PluginFieldTypeDefinition } from './define.ts';
 import { pluginFieldTypeOf, toFieldType } from './field-type.ts';
+import { isJsonValue } from './json.ts';
+import { isErrorCode } from '../../errors/codes.ts';
 
 /** An alias is the `type` value of a form field: lower case, like the built-in type names. */
 const ALIAS = /^[a-z][a-z0-9-]{0,39}$/;
 const OPTION_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
 const EXTENSION = /^[a-z0-9]{1,10}$/;
 const COLUMN_TYPE = /^[a-z][a-z ]*$/;
-const DEFINITION_KEYS = ['element', 'translatable', 'options', 'assets', 'columnTypes', 'decode', 'encode', 'upload'];
+const DEFINITION_KEYS = [
+  'element',
+  'translatable',
+  'options',
+  'assets',
+  'columnTypes',
+  'decode',
+  'encode',
+  'upload',
+  'valueSchema',
+  'errorCodes',
+];
+/** A plugin's own error code: `{name}.{reason}` (errors/codes.ts, `PluginErrorCode`). */
+const ERROR_CODE = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
 const OPTION_KEYS = ['check', 'hint'];
 const UPLOAD_KEYS = ['maxBytes', 'accept', 'handle'];
 const SCRIPT = /\.(m?js)$/;
@@ -111,6 +126,22 @@ function checkDefinition(
     }
   }
   if (definition.upload !== undefined) checkUpload(at, definition.upload);
+  checkDocumentation(at, definition);
+}
+
+/** `valueSchema` and `errorCodes`, which only the OpenAPI document reads (docs/openapi.md, "Plugin field types"). */
+function checkDocumentation(at: At, definition: PluginFieldTypeDefinition): void {
+  const schema: unknown = definition.valueSchema;
+  if (schema !== undefined && !(isPlainObject(schema) && isJsonValue(schema)))
+    throw at('valueSchema', 'must be a JSON schema object of plain data', 'For example `valueSchema: { type: "string", nullable: true }`.');
+  const codes: unknown = definition.errorCodes;
+  if (codes === undefined) return;
+  if (!Array.isArray(codes) || !codes.every((code) => typeof code === 'string' && ERROR_CODE.test(code) && !isErrorCode(code)))
+    throw at(
+      'errorCodes',
+      'must be a list of codes of the form `name.reason` that are not core codes',
+      'For example `errorCodes: ["color.invalid"]`: the codes of the FieldErrors the type throws.',
+    );
 }
 
 /** The element is the plugin's own: `{vendor}-…`, so two vendors never define the same tag. */

@@ -50,6 +50,10 @@ export const colorType = definePluginFieldType({
   element: 'acme-color-picker',
   assets: { scripts: ['color-picker.js'], styles: ['color-picker.css'] },
   columnTypes: ['varchar', 'text'],
+  // What a record serves (docs/openapi.md, "Plugin field types"): `#rrggbb`, or null. A save writes
+  // lower case; a row written outside the admin is served as stored, so the schema takes both cases.
+  valueSchema: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$', nullable: true },
+  errorCodes: ['color.invalid', 'color.not_image'],
   options: {
     palette: {
       check: (value) =>

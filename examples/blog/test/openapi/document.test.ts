@@ -1,0 +1,74 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
+import { bearer } from '../../../../test/support/auth.ts';
+import { signIn } from '../../../../test/support/client.ts';
+import { DocumentChecker } from '../../../../packages/admin-core/test/openapi/support.ts';
+import { POSTS, PRODUCTS, startBlogAdmin } from '../support/blog.ts';
+
+/*
+ * The example app's OpenAPI document (docs/openapi.md): the journal's and the catalog's
+ * controllers with their concrete schemas, valid OpenAPI 3.0.3, every route of the route table
+ * described, and the catalog's `color` field type with its declared value schema.
+ */
+
+describe("the example app's OpenAPI document", () => {
+  let t: TestAdmin;
+  let document: {
+    paths: Record<string, Record<string, { operationId: string; parameters?: Array<{ name: string; schema: Record<string, unknown> }> }>>;
+    components: { schemas: Record<string, { properties?: Record<string, Record<string, unknown>>; required?: string[] }> };
+  };
+
+  beforeAll(async () => {
+    t = await startBlogAdmin();
+    document = t.core.openapi.document as unknown as typeof document;
+  });
+  afterAll(() => t.close());
+
+  it('is valid OpenAPI 3.0.3, and every `$ref` resolves', async () => {
+    const result = await new Validator().validate(structuredClone(document));
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)?.slice(0, 4000)).toEqual([]);
+    expect(new DocumentChecker(document, API).compileAll()).toBeGreaterThan(100);
+  });
+
+  it('describes every route the app answers, and no other', () => {
+    const expected = t.core.routes.map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`).sort();
+    const described = Object.entries(document.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))
+      .sort();
+    expect(described).toEqual(expected);
+    expect(t.core.openapi.undescribed).toEqual([]);
+    expect(described).toContain(`get /${POSTS}`);
+    expect(described).toContain(`post /${PRODUCTS}/{id}/fields/color/upload`);
+  });
+
+  it('types the catalog\u2019s colour with its value schema, and lists its error codes among the 422\u2019s', () => {
+    const product = document.components.schemas['acme.catalog.products.Record']!;
+    expect(product.properties!.color).toEqual({ type: 'string', pattern: '^#[0-9a-fA-F]{6}$', nullable: true });
+    expect(product.properties!.price).toMatchObject({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' });
+    const error = document.components.schemas.Error422! as unknown as {
+      properties: { error: { properties: { code: { enum: string[] } } } };
+    };
+    expect(error.properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining(['color.invalid', 'color.not_image', 'money.invalid']),
+    );
+  });
+
+  it('types the posts\u2019 list filters and sorts as the controller declares them', () => {
+    const list = document.paths[`/${POSTS}`]!.get!;
+    const filter = list.parameters!.find((parameter) => parameter.name === 'filter')!;
+    expect(Object.keys((filter.schema as { properties: object }).properties).length).toBeGreaterThan(0);
+    expect(list.parameters!.find((parameter) => parameter.name === 'sort')!.schema.enum).toEqual(expect.any(Array));
+  });
+
+  it('serves it to a signed-in admin, and its answers match it', async () => {
+    const client = await signIn(t, { isSuperuser: true });
+    const checker = new DocumentChecker(document, API);
+    const served = await t.http.get(`${API}/openapi.json`).set(bearer(client.token));
+    expect(served.status).toBe(200);
+    expect(served.text).not.toContain(TEST_SECRET);
+    checker.expectMatch(served);
+    for (const path of [`${POSTS}`, `${POSTS}/schema/form`, `${POSTS}/schema/list`, `${PRODUCTS}`, 'navigation', 'settings', 'field-types'])
+      checker.expectMatch(await client.get(path));
+  });
+});

@@ -1,0 +1,116 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The deferred bindings table (`cms_bindings`, docs/relations.md "Deferred bindings"): what an
+ * admin did in a form before its save, held under the form's session key. Relation managers and
+ * file fields both record here; the parent's save takes the rows of its key and applies them in
+ * its transaction. Every function runs on the caller's entity manager, so it joins its transaction.
+ */
+
+/** Whose bindings: one admin's form session on one record (`parentId` 0 before the first save) of one controller. */
+export interface BindingOwner {
+  readonly sessionKey: string;
+  readonly adminId: number;
+  readonly controller: string;
+  readonly parentId: number;
+}
+
+export interface BindingRow {
+  field: string;
+  targetId: number;
+  kind: string;
+  payload: Record<string, unknown> | null;
+}
+
+/** A session key as clients send it in `X-Session-Key`: 1 to 128 letters, digits, `-`, `_` or `.`. */
+export const SESSION_KEY = /^[A-Za-z0-9._-]{1,128}$/;
+
+const OWNER_SQL = 'b.session_key = ? and b.admin_id = ? and b.controller = ? and b.parent_id = ?';
+const ownerParams = (owner: BindingOwner) => [owner.sessionKey, owner.adminId, owner.controller, owner.parentId];
+
+const toRow = (row: Record<string, unknown>): BindingRow => ({
+  field: String(row.field),
+  targetId: Number(row.target_id),
+  kind: String(row.kind),
+  payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown> | null,
+});
+
+/** The owner's bindings of one field, oldest first. */
+export async function listBindings(em: EntityManager, owner: BindingOwner, field: string): Promise<BindingRow[]> {
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select b.field, b.target_id, b.kind, b.payload from cms_bindings b where ${OWNER_SQL} and b.field = ? order by b.id`,
+    [...ownerParams(owner), field],
+  );
+  return rows.map(toRow);
+}
+
+/** Records the latest intent for each target (one statement): a later binding of a target replaces the earlier one. */
+export async function putBindings(
+  em: EntityManager,
+  owner: BindingOwner,
+  field: string,
+  entries: ReadonlyArray<{ targetId: number; kind: string; payload?: Record<string, unknown> | null }>,
+): Promise<void> {
+  if (entries.length === 0) return;
+  const values = entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?::jsonb)').join(', ');
+  const params = entries.flatMap((entry) => [
+    ...ownerParams(owner),
+    field,
+    entry.targetId,
+    entry.kind,
+    entry.payload == null ? null : JSON.stringify(entry.payload),
+  ]);
+  await em.execute(
+    `insert into cms_bindings (session_key, admin_id, controller, parent_id, field, target_id, kind, payload) values ${values}
+     on conflict (session_key, admin_id, controller, parent_id, field, target_id)
+     do update set kind = excluded.kind, payload = excluded.payload, created_at = now()`,
+    params,
+  );
+}
+
+/** Forgets the owner's bindings of these targets. */
+export async function removeBindings(em: EntityManager, owner: BindingOwner, field: string, targetIds: readonly number[]): Promise<void> {
+  if (targetIds.length === 0) return;
+  await em.execute(
+    `delete from cms_bindings b where ${OWNER_SQL} and b.field = ? and b.target_id in (${targetIds.map(() => '?').join(', ')})`,
+    [...ownerParams(owner), field, ...targetIds],
+  );
+}
+
+/** Takes (deletes and answers) every binding of the owner: the save applies them in the same transaction. */
+export async function takeBindings(em: EntityManager, owner: BindingOwner): Promise<BindingRow[]> {
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `delete from cms_bindings b where ${OWNER_SQL} returning b.id, b.field, b.target_id, b.kind, b.payload`,
+    ownerParams(owner),
+  );
+  return rows.sort((a, b) => Number(a.id) - Number(b.id)).map(toRow);
+}
+
+/** Takes every binding older than `maxAgeSeconds`, of any owner (the sweep). */
+export async function takeExpiredBindings(em: EntityManager, maxAgeSeconds: number): Promise<Array<BindingRow & { controller: string }>> {
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `delete from cms_bindings b where b.created_at < now() - make_interval(secs => ?)
+     returning b.controller, b.field, b.target_id, b.kind, b.payload`,
+    [maxAgeSeconds],
+  );
+  return rows.map((row) => ({ ...toRow(row), controller: String(row.controller) }));
+}
+
+/**
+ * SQL for "the id `column` is a target of the owner's bindings of `field` of these kinds", to
+ * compose into a list's WHERE (one statement whatever the number of bindings).
+ */
+export function boundTargetsSql(owner: BindingOwner, field: string, kinds: readonly string[], column: string) {
+  return {
+    sql: `${column} in (select b.target_id from cms_bindings b where ${OWNER_SQL} and b.field = ? and b.kind in (${kinds.map(() => '?').join(', ')}))`,
+    params: [...ownerParams(owner), field, ...kinds],
+  };
+}
+
+/** SQL for "the id `column` was created under some form session and not saved yet" (never a candidate anywhere). */
+export function createdUnderSessionSql(controller: string, field: string, column: string) {
+  return {
+    sql: `exists (select 1 from cms_bindings c where c.controller = ? and c.field = ? and c.kind = 'create' and c.target_id = ${column})`,
+    params: [controller, field],
+  };
+}

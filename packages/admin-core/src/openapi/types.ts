@@ -1,0 +1,72 @@
+/**
+ * The parts of OpenAPI 3.0.3 the admin's description uses (docs/openapi.md). Schemas are plain
+ * JSON data: a Schema Object or a `$ref` to one in `components.schemas`.
+ */
+
+/** An OpenAPI 3.0 Schema Object (the JSON Schema subset OpenAPI 3.0.3 defines), or a reference. */
+export type Schema = { readonly [key: string]: unknown };
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  description?: string;
+  style?: 'form' | 'simple' | 'deepObject';
+  explode?: boolean;
+  schema: Schema;
+}
+
+export interface MediaType {
+  schema: Schema;
+}
+
+export interface Header {
+  description?: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+export interface Response {
+  description: string;
+  headers?: Record<string, Header | { $ref: string }>;
+  content?: Record<string, MediaType>;
+}
+
+export interface RequestBody {
+  required?: boolean;
+  description?: string;
+  content: Record<string, MediaType>;
+}
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  parameters?: Parameter[];
+  requestBody?: RequestBody;
+  /** Keyed by status; the value is a Response or a `$ref` to `components.responses`. */
+  responses: Record<string, Response | { $ref: string }>;
+  security?: Array<Record<string, string[]>>;
+}
+
+export type PathItem = Partial<Record<'get' | 'post' | 'put' | 'delete', Operation>>;
+
+export interface OpenApiDocument {
+  openapi: '3.0.3';
+  info: { title: string; version: string; description: string };
+  servers: Array<{ url: string; description?: string }>;
+  tags: Array<{ name: string; description?: string }>;
+  security: Array<Record<string, string[]>>;
+  paths: Record<string, PathItem>;
+  components: {
+    schemas: Record<string, Schema>;
+    responses: Record<string, Response>;
+    headers: Record<string, Header>;
+    parameters: Record<string, Parameter>;
+    securitySchemes: Record<string, Record<string, unknown>>;
+  };
+}
+
+/** `#/components/schemas/<name>`. */
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
