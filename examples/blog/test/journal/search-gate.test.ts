@@ -29,7 +29,13 @@ async function stubEngine() {
   const requests: Seen[] = [];
   const collections = new Set<string>();
   const documents = new Map<string, Record<string, unknown>>();
-  const state = { mode: 'ok' as 'ok' | 'fail' | 'hang' | 'redirect' | 'fail-once', redirectTo: '', delayMs: 0 };
+  const state = {
+    mode: 'ok' as 'ok' | 'fail' | 'hang' | 'redirect' | 'fail-once',
+    redirectTo: '',
+    delayMs: 0,
+    /** While set, every answer waits for it: a request stays in flight until the test releases it. */
+    hold: undefined as Promise<void> | undefined,
+  };
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
   const server = createServer(async (req: IncomingMessage, res) => {
@@ -39,6 +45,7 @@ async function stubEngine() {
     requests.push({ method: req.method ?? '', path, apiKey: req.headers['x-typesense-api-key'] as string | undefined, body });
     if (state.mode === 'hang') return;
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    if (state.hold) await state.hold;
     if (state.mode === 'redirect') return void res.writeHead(307, { Location: `${state.redirectTo}${path}` }).end();
     if (state.mode === 'fail' || (state.mode === 'fail-once' && requests.length === 1))
       return json(res, 503, { message: `Not Ready ${KEY}` });
@@ -83,6 +90,7 @@ async function stubEngine() {
       requests.length = 0;
       state.mode = 'ok';
       state.delayMs = 0;
+      state.hold = undefined;
     },
     close() {
       for (const socket of sockets) socket.destroy();
@@ -231,7 +239,13 @@ describe('the search gate', () => {
   it('a newer state of a post replaces one still waiting: the index ends with the last save', async () => {
     await gate(true);
     const id = await draft('Coalesced');
-    engine.state.delayMs = 150;
+    // The first upsert stays in flight until every later change is queued (not a time: a loaded
+    // machine is slow), and long enough not to time out meanwhile.
+    searchQueue.configure({ retryDelaysMs: [50, 100], timeoutMs: 30_000 });
+    let release!: () => void;
+    engine.state.hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     expect((await su.post(`${POSTS}/${id}/actions/publish`)).status).toBe(200);
     await until(() => engine.requests.length === 1, 'the first upsert to be in flight');
     // Three changes while the first is in flight: only the last one is sent after it.
@@ -241,7 +255,10 @@ describe('the search gate', () => {
       await t.sql(`update journal_posts set status = 'draft' where id = ?`, [id]);
       expect((await su.post(`${POSTS}/${id}/actions/publish`)).status).toBe(200);
     }
+    engine.state.hold = undefined;
+    release();
     await settled();
+    searchQueue.configure({ retryDelaysMs: [50, 100], timeoutMs: 300 });
     expect(engine.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
     expect(engine.documents.get(String(id))?.title).toBe('Fourth');
   });
