@@ -15,6 +15,8 @@ if (major < 22) {
 export default defineConfig({
   test: {
     globalSetup: ['./test/global-setup.ts'],
+    // Every answer of every HTTP test is checked against the admin's OpenAPI document (docs/openapi.md).
+    setupFiles: ['./test/support/openapi-contract.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -61,23 +61,18 @@ const maxLengthOf = (property: EntityProperty | undefined): Schema => {
 type Mode = 'date' | 'datetime' | 'time';
 const modeOf = (field: ResolvedField): Mode => (field.config.mode as Mode | undefined) ?? 'datetime';
 
-/** Option keys of a dropdown as the field stores them: booleans over a boolean column, numbers over a numeric one. */
-function dropdownValues(field: ResolvedField): Array<string | number | boolean> {
-  const keys = Object.keys(field.config.options ?? {});
-  const runtime = field.property?.runtimeType;
-  if (runtime === 'boolean') return keys.map((key) => key === 'true');
-  if (runtime === 'number') return keys.filter((key) => Number.isFinite(Number(key)) && key.trim() !== '').map(Number);
-  return keys;
-}
-
+/**
+ * A dropdown's value as a record serves it: the stored value as is, typed as the column stores it
+ * (booleans over a boolean column, numbers over a numeric one). No `enum` of the options: a row
+ * written outside the API (SQL, an import, an option removed since) may hold any value of the
+ * column, and the record serves it unchanged; the options bind only what a save accepts
+ * (docs/openapi.md, "Requests and answers").
+ */
 function dropdownRecord(field: ResolvedField): Schema {
   const runtime = field.property?.runtimeType;
-  const values = [...new Set(dropdownValues(field))];
-  const base = runtime === 'boolean' ? boolean() : runtime === 'number' ? number({ enum: values }) : string({ enum: values as string[] });
-  // An emptied dropdown stores null, or `''` in a column that cannot hold null.
-  const withEmpty = field.config.emptyOption !== undefined && !isNullable(field.property) && runtime !== 'boolean' && runtime !== 'number';
-  const schema = withEmpty ? { ...base, enum: [...(base.enum as unknown[]), ''] } : base;
-  return nullableIf(isNullable(field.property), schema);
+  const description = 'The stored value; a save through the API takes one of the option values (see the Create and Update bodies).';
+  const base = runtime === 'boolean' ? boolean({ description }) : runtime === 'number' ? number({ description }) : string({ description });
+  return nullableIf(isNullable(field.property), base);
 }
 
 function dropdownInput(field: ResolvedField): Schema {

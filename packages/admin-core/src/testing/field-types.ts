@@ -68,6 +68,8 @@ export const stampType = definePluginFieldType({
     return stamp;
   },
   encode: (value) => String(value),
+  // The codes of the FieldErrors above, for the 422 of the OpenAPI document (docs/field-types.md, "Declaring one").
+  errorCodes: ['stamp.invalid', 'stamp.too_long', 'stamp.locked', 'stamp.bad_file'],
   upload: {
     maxBytes: 1024,
     accept: ['txt'],
@@ -105,6 +107,7 @@ export const mottoType = definePluginFieldType({
     if (text !== value) ctx.notice('tfx.lab::motto.trimmed');
     return text;
   },
+  errorCodes: ['motto.invalid'],
 });
 
 const asset = (file: string) => new URL(`./assets/${file}`, import.meta.url);

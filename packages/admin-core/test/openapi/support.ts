@@ -68,9 +68,15 @@ export class DocumentChecker {
     return count;
   }
 
-  /** The template a request path (below the API base) matches. */
-  templateOf(path: string): string | undefined {
-    return this.#templates.find((entry) => entry.regexp.test(path))?.template;
+  /**
+   * The template a request path (below the API base) matches: as the dispatcher routes, by method
+   * first (`GET /roles/bulk-delete` is the show route of a record `bulk-delete`), concrete paths
+   * before templated ones.
+   */
+  templateOf(path: string, method?: string): string | undefined {
+    const matching = this.#templates.filter((entry) => entry.regexp.test(path));
+    const withMethod = method === undefined ? undefined : matching.find((entry) => this.#doc.paths[entry.template]?.[method.toLowerCase()]);
+    return (withMethod ?? matching[0])?.template;
   }
 
   #schemaPointer(template: string, method: string, status: string, mediaType: string): string | undefined {
@@ -102,7 +108,7 @@ export class DocumentChecker {
     // The raw path, as the dispatcher matches it: `new URL` would resolve `%2e%2e` segments away.
     const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]!;
     const below = path.startsWith(this.apiBase) ? path.slice(this.apiBase.length) : path;
-    const template = this.templateOf(below);
+    const template = this.templateOf(below, method);
     const operation = template === undefined ? undefined : this.#doc.paths[template]?.[method.toLowerCase()];
     if (!template || !operation) {
       // No route: the JSON 404 of any unknown path under the API (spec 1).
