@@ -10,6 +10,9 @@ export function parseId(value: string | undefined): number {
   return Number(value);
 }
 
+/** The `{id}` of a route that also takes 0, a record before its first save (docs/relations.md, docs/files.md). */
+export const parseIdOrZero = (value: string | undefined): number => (value === '0' ? 0 : parseId(value));
+
 /** AdminIDsRequest: bulk delete and bulk actions (docs/controllers.md). */
 export const idsSchema = object({
   ids: array(number().required().integer().min(1).max(MAX_ID)).required().min(1).max(1000),

@@ -1,6 +1,7 @@
 import { ERROR_CODES, STATUS_BY_KIND } from '../errors/codes.ts';
 import { ROW_STATES } from '../controllers/types.ts';
 import { RELATION_MESSAGE_KEYS } from '../controllers/types.ts';
+import { FORM_MESSAGES, LIST_MESSAGES } from '../behaviors/schema/schema.ts';
 import { anyValue, arrayOf, boolean, exact, integer, mapOf, nullable, number, object, string } from './schema.ts';
 import { ref, type Header, type Response, type Schema } from './types.ts';
 
@@ -17,22 +18,6 @@ export const ID: Schema = integer({ minimum: 1, maximum: 2_147_483_647 });
 /** An object of CLDR plural form to text; `other` is always there. */
 const PLURAL_FORMS = object(Object.fromEntries(['zero', 'one', 'two', 'few', 'many', 'other'].map((form) => [form, string()])), ['other']);
 
-const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
-const LIST_MESSAGES = [
-  'create',
-  'deleteConfirm',
-  'deleteSelected',
-  'deleted',
-  'empty',
-  'emptySearch',
-  'emptySearchHint',
-  'recordCount',
-  'rowStateDeleted',
-  'rowStateDisabled',
-  'rowStateNegative',
-  'searchPrompt',
-  'selected',
-];
 const messages = (keys: readonly string[]) => exact(Object.fromEntries(keys.map((key) => [key, ref('PluralForms')])));
 
 /** A string, number, boolean or null (`anyOf` cannot carry `nullable`: the string branch admits null). */

@@ -7,7 +7,7 @@ import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { putBindings, removeBindings, SESSION_KEY, type BindingOwner } from '../../bindings/store.ts';
 import { NotFound, Validation } from '../../errors/index.ts';
-import { MAX_ID } from '../../http/params.ts';
+import { parseId, parseIdOrZero } from '../../http/params.ts';
 import type { AdminResponse, UploadedFile } from '../../http/types.ts';
 import { isPlainObject } from '../../validation/values.ts';
 import { recordAudit } from '../../audit/record.ts';
@@ -58,11 +58,7 @@ export interface FileTarget {
   owner?: BindingOwner;
 }
 
-const recordId = (value: string | undefined, zero: boolean) => {
-  if (zero && value === '0') return 0;
-  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > MAX_ID) throw NotFound();
-  return Number(value);
-};
+const recordId = (value: string | undefined, zero: boolean) => (zero ? parseIdOrZero(value) : parseId(value));
 
 /** The field and its record through the controller's form scope (share-locked in a transaction); out of scope is 404. */
 export async function openFiles(controller: ResolvedController, params: FileParams, ctx: OperationContext, em: EntityManager = ctx.em()) {

@@ -6,7 +6,7 @@ import type { RelationButton } from '../../controllers/types.ts';
 import { listBindings, putBindings, removeBindings, SESSION_KEY, type BindingOwner } from '../../bindings/store.ts';
 import { NotFound, Validation } from '../../errors/index.ts';
 import { FieldError } from '../../fields/types.ts';
-import { MAX_ID } from '../../http/params.ts';
+import { MAX_ID, parseId, parseIdOrZero } from '../../http/params.ts';
 import { isPlainObject } from '../../validation/values.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { UploadedFile } from '../../http/types.ts';
@@ -37,11 +37,7 @@ export interface RelationTarget {
 const SESSION_HEADER = 'X-Session-Key';
 
 /** `{id}` of a relation route: 0 (before the first save) or a record id; anything else is 404. */
-function parseParentId(value: string | undefined): number {
-  if (value === '0') return 0;
-  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > MAX_ID) throw NotFound();
-  return Number(value);
-}
+const parseParentId = parseIdOrZero;
 
 /** The relation of a route and its parent; the parent out of the form scope is 404 (`em` joins a mutation's transaction). */
 export async function openRelation(
@@ -339,10 +335,7 @@ export async function uploadChildFile(
   );
 }
 
-const childId = (value: string | undefined) => {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > MAX_ID) throw NotFound();
-  return Number(value);
-};
+const childId = parseId;
 
 /** `POST {base}/records`: a child through the manage form; the server sets the hasMany key (or, deferred, records the creation). */
 export async function createChild(controller: ResolvedController, params: RouteParams, body: unknown, ctx: OperationContext) {

@@ -53,8 +53,9 @@ const PASSTHROUGH = [
 ] as const;
 const LOCALIZED = ['label', 'comment', 'tab', 'emptyOption', 'prompt', 'actionLabel'] as const;
 
-const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
-const LIST_MESSAGES = [
+/** FormMessages and ListMessages keys (spec 2.5, 2.6), also the OpenAPI document's. */
+export const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
+export const LIST_MESSAGES = [
   'create',
   'deleteConfirm',
   'deleteSelected',
