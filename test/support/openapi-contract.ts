@@ -5,10 +5,11 @@ import { DocumentChecker } from '../../packages/admin-core/test/openapi/support.
 /*
  * The contract check of every HTTP test (docs/openapi.md, "The contract in the tests"): a vitest
  * `setupFiles` entry that wraps `AdminCore.prototype.handle`, the one entry point of every
- * adapter, and checks each answer under `{prefix}/api` against the admin's own OpenAPI document:
- * the operation of the method and path, the status among its responses, the JSON body against
- * the schema of that status. A mismatch fails the running test (after it, with the route, status
- * and schema path); one outside any test (a `beforeAll`) fails the next test, or the file.
+ * adapter, and checks each answer under `{prefix}/api`, and of each plugin route the document
+ * describes, against the admin's own OpenAPI document: the operation of the method and path, the
+ * status among its responses, the JSON body against the schema of that status. A mismatch fails
+ * the running test (after it, with the route, status and schema path); one outside any test (a
+ * `beforeAll`) fails the next test, or the file.
  */
 
 /** One checker per document: the compiled validators are cached in it. Same bytes, same checker. */
@@ -46,7 +47,8 @@ function check(core: AdminCore, request: AdapterRequest, response: AdapterRespon
   const lower = path.toLowerCase();
   // The JSON routes and the JSON 404 of the rest of `{prefix}/api` (the dispatcher matches case-insensitively).
   const api = `${prefix.toLowerCase()}/api`;
-  if (lower !== api && !lower.startsWith(`${api}/`)) return;
+  // And the plugin routes outside the prefix the document describes (docs/openapi.md, "Plugin routes").
+  if (lower !== api && !lower.startsWith(`${api}/`) && !checkerOf(core).isPluginPath(path)) return;
   const below = lower.startsWith(`${apiBase.toLowerCase()}/`) ? `${apiBase}${path.slice(apiBase.length)}` : path;
   // HEAD runs the GET route; the adapter drops the body.
   const method = request.method.toUpperCase() === 'HEAD' ? 'GET' : request.method.toUpperCase();

@@ -32,9 +32,11 @@ describe("the example app's OpenAPI document", () => {
   });
 
   it('describes every route the app answers, and no other', () => {
-    const expected = t.core.routes.map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`).sort();
+    const expected = [...t.core.routes, ...t.core.registry.routes]
+      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      .sort();
     const described = Object.entries(document.paths)
-      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))
+      .flatMap(([path, item]) => Object.keys(item).flatMap((key) => (key === 'servers' ? [] : [`${key} ${path}`])))
       .sort();
     expect(described).toEqual(expected);
     expect(t.core.openapi.undescribed).toEqual([]);
@@ -59,6 +61,30 @@ describe("the example app's OpenAPI document", () => {
     const filter = list.parameters!.find((parameter) => parameter.name === 'filter')!;
     expect(Object.keys((filter.schema as { properties: object }).properties).length).toBeGreaterThan(0);
     expect(list.parameters!.find((parameter) => parameter.name === 'sort')!.schema.enum).toEqual(expect.any(Array));
+  });
+
+  it('describes the journal\u2019s routes outside the admin API on the host\u2019s root, with their own answers', async () => {
+    const paths = document.paths as unknown as Record<string, Record<string, unknown> & { servers?: Array<{ url: string }> }>;
+    for (const path of ['/_journal/api/v1/media/upload', '/_journal/rss.xml'])
+      expect(paths[path]!.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    const upload = paths['/_journal/api/v1/media/upload']!.post as {
+      responses: Record<string, unknown>;
+      requestBody: { content: object };
+      tags: string[];
+    };
+    expect(Object.keys(upload.responses).sort()).toEqual(['201', '401', '403', '422', '500']);
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(upload.tags).toEqual(['cms.journal']);
+    const feed = paths['/_journal/rss.xml']!.get as { responses: Record<string, { content?: object }>; security: unknown[] };
+    expect(Object.keys(feed.responses['200']!.content!)).toEqual(['application/rss+xml']);
+    expect(feed.security).toEqual([]);
+
+    // The checker holds the plugin routes to their description; an API path never matches one.
+    const checker = new DocumentChecker(document, API);
+    expect(checker.check('GET', '/_journal/rss.xml', 304, undefined).errors).toEqual([]);
+    expect(checker.check('GET', '/_journal/rss.xml', 404, undefined).errors).toEqual(['GET /_journal/rss.xml does not declare 404']);
+    expect(checker.check('POST', '/_journal/api/v1/media/upload', 201, { data: { url: '/x' }, meta: {} }).errors).not.toEqual([]);
+    expect(checker.check('GET', `${API}/_journal/rss.xml`, 200, { data: 1 }).errors).not.toEqual([]);
   });
 
   it('serves it to a signed-in admin, and its answers match it', async () => {

@@ -6,7 +6,8 @@ import { SESSION_COOKIE } from '../http/cookies.ts';
 import { error422, sharedHeaders, sharedResponses, sharedSchemas } from './components.ts';
 import { describeControllerRoute } from './controllers.ts';
 import { describeCoreRoute, type CoreRouteContext } from './core-routes.ts';
-import { answer, jsonBody, type Draft } from './ops.ts';
+import { answer, jsonBody, multipartBody, type Draft } from './ops.ts';
+import type { PluginRouteOpenApi } from '../plugins/types.ts';
 import { anyValue } from './schema.ts';
 import type { OpenApiDocument, Operation, PathItem, Response } from './types.ts';
 
@@ -19,13 +20,27 @@ export interface OpenApiInput extends CoreRouteContext {
   controllers: ReadonlyMap<string, ResolvedController>;
   /** Built-in and plugin field types: the plugins' declared error codes join the 422's. */
   fieldTypes: ReadonlyMap<string, FieldType>;
+  /** The plugins' routes outside the admin prefix, as the pipeline runs them, with their own descriptions. */
+  pluginRoutes?: readonly PluginRouteInput[];
 }
+
+export interface PluginRouteInput {
+  route: RouteDefinition;
+  /** The plugin's code (`acme.blog`): the operation's tag. */
+  plugin: string;
+  openapi?: PluginRouteOpenApi;
+}
+
+/** The server of a plugin route: the host's root, where its absolute path starts. */
+const HOST_ROOT = [{ url: '/', description: 'The host application: this plugin route is outside the admin API.' }];
 
 export interface BuiltDocument {
   document: OpenApiDocument;
   /** Routes no describer knew (`METHOD path`): they got a generic operation. Empty for every route the core makes. */
   undescribed: string[];
 }
+
+type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** `/a/:id/b` → `/a/{id}/b`. */
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
@@ -50,6 +65,25 @@ function generic(route: RouteDefinition): Draft {
     ...(kind === 'json' ? { body: jsonBody(anyValue(), false) } : {}),
     success: { 200: answer('The answer.', anyValue()) },
     errors: [403, 404, 409],
+  };
+}
+
+/**
+ * A plugin route's operation: its own description in OpenAPI's terms, or any JSON when it gave
+ * none; the upload field as a multipart body when it described no body.
+ */
+function pluginDraft({ route, openapi }: PluginRouteInput): Draft {
+  const fallback = generic(route);
+  const body = route.upload ? multipartBody(route.upload.field, route.upload.maxBytes, 'The uploaded file.') : undefined;
+  if (!openapi) return { ...fallback, ...(body ? { body } : {}) };
+  return {
+    id: fallback.id,
+    summary: openapi.summary,
+    description: openapi.description,
+    parameters: openapi.parameters?.map((parameter) => ({ ...parameter })),
+    body: openapi.requestBody ? (structuredClone(openapi.requestBody) as Draft['body']) : body,
+    success: structuredClone(openapi.responses) as Draft['success'],
+    errors: [...(openapi.errors ?? [])],
   };
 }
 
@@ -120,7 +154,24 @@ export function buildOpenApiDocument(input: OpenApiInput): BuiltDocument {
     tags.set(tag, controller ? `The routes of the controller ${controller.address}.` : undefined);
     const path = openApiPath(route.path);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase() as keyof PathItem] = toOperation(route, { ...draft, id }, tag);
+    paths[path][route.method.toLowerCase() as Method] = toOperation(route, { ...draft, id }, tag);
+  }
+
+  for (const plugin of input.pluginRoutes ?? []) {
+    const { route } = plugin;
+    const path = openApiPath(route.path);
+    // The API's paths are relative to its base: a plugin path equal to one of them cannot share its key.
+    if (paths[path] && !paths[path].servers) {
+      undescribed.push(`${route.method} ${route.path}`);
+      continue;
+    }
+    const draft = pluginDraft(plugin);
+    let id = draft.id;
+    for (let n = 2; ids.has(id); n++) id = `${draft.id}.${n}`;
+    ids.add(id);
+    tags.set(plugin.plugin, `The routes of the plugin ${plugin.plugin} outside the admin API.`);
+    paths[path] ??= { servers: HOST_ROOT };
+    paths[path][route.method.toLowerCase() as Method] = toOperation(route, { ...draft, id }, plugin.plugin);
   }
 
   return {

@@ -50,7 +50,10 @@ export interface Operation {
   security?: Array<Record<string, string[]>>;
 }
 
-export type PathItem = Partial<Record<'get' | 'post' | 'put' | 'delete', Operation>>;
+export type PathItem = Partial<Record<'get' | 'post' | 'put' | 'delete', Operation>> & {
+  /** A plugin route outside the admin API: its own server, the host's root (docs/openapi.md, "Plugin routes"). */
+  servers?: Array<{ url: string; description?: string }>;
+};
 
 export interface OpenApiDocument {
   openapi: '3.0.3';

@@ -1,6 +1,7 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import { ConfigError } from '../config/errors.ts';
 import { frozenCopy } from '../config/freeze.ts';
+import { isPlainObject } from '../validation/values.ts';
 import type { CapabilityResults, PluginCapabilities } from './capability.ts';
 import type { PluginDeclaration } from './declaration.ts';
 import {
@@ -26,6 +27,7 @@ const PLUGIN_KEYS = [
   'permissions',
   'navigation',
   'strings',
+  'codeStrings',
   'entities',
   'migrations',
   'controllers',
@@ -253,6 +255,7 @@ export class Registry {
           'Choose another path.',
         );
       for (const permission of route.permissions ?? []) this.#checkPermissionReference(code, undefined, `routes ${path}`, permission);
+      if (route.openapi !== undefined) checkRouteOpenApi(route.openapi, { plugin: code, key: `routes ${path} openapi` });
       this.#routes.push(frozenCopy({ ...route, plugin: code }));
     }
   }
@@ -287,4 +290,32 @@ export class Registry {
   #declaredLater(permission: string): boolean {
     return this.#declared.some((p) => (p.permissions ?? []).some((d) => d?.code === permission));
   }
+}
+
+/**
+ * A plugin route's OpenAPI description (docs/openapi.md, "Plugin routes"): a summary, answers by
+ * status with a description each, and error statuses the error envelope answers. The document
+ * takes the rest as written; the validator test of the document proves the shape.
+ */
+function checkRouteOpenApi(openapi: unknown, where: { plugin: string; key: string }): void {
+  const fail = (problem: string) =>
+    ConfigError.at(
+      where,
+      problem,
+      'Write `{ summary, responses: { "200": { description, content } }, errors: [404] }` (OpenAPI 3.0.3 terms).',
+    );
+  if (!isPlainObject(openapi)) throw fail('must be an object');
+  if (typeof openapi.summary !== 'string' || openapi.summary === '') throw fail('`summary` must be a non-empty string');
+  const responses = openapi.responses;
+  if (!isPlainObject(responses) || Object.keys(responses).length === 0) throw fail('`responses` must name at least one status');
+  for (const [status, response] of Object.entries(responses)) {
+    if (!/^[1-5]\d\d$/.test(status)) throw fail(`"${status}" is not an HTTP status`);
+    if (!isPlainObject(response) || typeof response.description !== 'string') throw fail(`the answer ${status} needs a \`description\``);
+  }
+  const errors = openapi.errors;
+  if (
+    errors !== undefined &&
+    !(Array.isArray(errors) && errors.every((status) => Number.isInteger(status) && status >= 400 && status <= 599))
+  )
+    throw fail('`errors` must be a list of 4xx and 5xx statuses');
 }

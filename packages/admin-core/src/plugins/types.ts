@@ -33,6 +33,49 @@ export interface PluginRouteBase {
   body?: 'none' | 'json' | 'multipart';
   /** Multipart routes: the file field and its size limit (a larger file is a 422 on that field). */
   upload?: { field: string; maxBytes: number };
+  /**
+   * The route's operation in the admin's OpenAPI document (docs/openapi.md, "Plugin routes"):
+   * without it the route is described as answering any JSON.
+   */
+  openapi?: PluginRouteOpenApi;
+}
+
+/** A JSON Schema as OpenAPI 3.0.3 writes it (plain data). */
+export type PluginOpenApiSchema = { readonly [key: string]: unknown };
+
+/**
+ * What a plugin says about its route for the OpenAPI document, in OpenAPI 3.0.3's own terms. The
+ * core adds what every route of its kind answers (401, 403, 422 and 500 in the error envelope),
+ * the security of `auth`, and a multipart body of the `upload` field when `requestBody` is absent.
+ */
+export interface PluginRouteOpenApi {
+  summary: string;
+  description?: string;
+  parameters?: ReadonlyArray<{
+    name: string;
+    in: 'path' | 'query' | 'header';
+    required?: boolean;
+    description?: string;
+    schema: PluginOpenApiSchema;
+  }>;
+  requestBody?: {
+    required?: boolean;
+    description?: string;
+    content: Readonly<Record<string, { schema: PluginOpenApiSchema }>>;
+  };
+  /** Success answers (and any other the handler builds itself), by status. */
+  responses: Readonly<
+    Record<
+      string,
+      {
+        description: string;
+        headers?: Readonly<Record<string, { description?: string; schema: PluginOpenApiSchema }>>;
+        content?: Readonly<Record<string, { schema: PluginOpenApiSchema }>>;
+      }
+    >
+  >;
+  /** Statuses the handler answers with the error envelope (`Validation`, `NotFound`, …) besides the pipeline's. */
+  errors?: readonly number[];
 }
 
 /**

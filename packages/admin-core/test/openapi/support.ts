@@ -11,6 +11,7 @@ import type { Response } from 'supertest';
  */
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, ResponseObject> } };
+const METHODS = ['get', 'post', 'put', 'delete'];
 interface Operation {
   responses: Record<string, ResponseObject | { $ref: string }>;
 }
@@ -30,7 +31,7 @@ export interface ResponseCheck {
 export class DocumentChecker {
   readonly #doc: Doc;
   readonly #ajv: Ajv;
-  readonly #templates: Array<{ template: string; regexp: RegExp; params: number }>;
+  readonly #templates: Array<{ template: string; regexp: RegExp; params: number; outside: boolean }>;
   readonly #compiled = new Map<string, ValidateFunction>();
 
   readonly apiBase: string;
@@ -48,6 +49,8 @@ export class DocumentChecker {
         // As the dispatcher matches (http/match.ts): case-insensitive, one trailing slash ignored.
         regexp: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
         params: (template.match(/\{/g) ?? []).length,
+        // A plugin route outside the admin API: its path is absolute, on a server of its own.
+        outside: 'servers' in this.#doc.paths[template]!,
       }))
       // Concrete paths before templated ones (OpenAPI 3.0, "Path Templating Matching").
       .sort((a, b) => a.params - b.params);
@@ -57,7 +60,7 @@ export class DocumentChecker {
   compileAll(): number {
     let count = 0;
     for (const [template, item] of Object.entries(this.#doc.paths))
-      for (const [method, operation] of Object.entries(item))
+      for (const [method, operation] of Object.entries(item).filter(([key]) => METHODS.includes(key)))
         for (const status of Object.keys(operation.responses)) {
           const found = this.#schemaPointer(template, method, status, 'application/json');
           if (found) {
@@ -73,8 +76,8 @@ export class DocumentChecker {
    * first (`GET /roles/bulk-delete` is the show route of a record `bulk-delete`), concrete paths
    * before templated ones.
    */
-  templateOf(path: string, method?: string): string | undefined {
-    const matching = this.#templates.filter((entry) => entry.regexp.test(path));
+  templateOf(path: string, method?: string, outside = false): string | undefined {
+    const matching = this.#templates.filter((entry) => entry.outside === outside && entry.regexp.test(path));
     const withMethod = method === undefined ? undefined : matching.find((entry) => this.#doc.paths[entry.template]?.[method.toLowerCase()]);
     return (withMethod ?? matching[0])?.template;
   }
@@ -103,12 +106,18 @@ export class DocumentChecker {
     return validate;
   }
 
+  /** Whether an absolute path is one of the plugin routes the document describes outside the API. */
+  isPluginPath(path: string): boolean {
+    return this.#templates.some((entry) => entry.outside && entry.regexp.test(path));
+  }
+
   /** Checks one answer: the operation exists, declares the status, and the JSON body matches. */
   check(method: string, url: string, status: number, body: unknown, contentType = 'application/json'): ResponseCheck {
     // The raw path, as the dispatcher matches it: `new URL` would resolve `%2e%2e` segments away.
     const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]!;
-    const below = path.startsWith(this.apiBase) ? path.slice(this.apiBase.length) : path;
-    const template = this.templateOf(below, method);
+    const inside = path.startsWith(this.apiBase);
+    const below = inside ? path.slice(this.apiBase.length) : path;
+    const template = this.templateOf(below, method, !inside && this.isPluginPath(path));
     const operation = template === undefined ? undefined : this.#doc.paths[template]?.[method.toLowerCase()];
     if (!template || !operation) {
       // No route: the JSON 404 of any unknown path under the API (spec 1).
