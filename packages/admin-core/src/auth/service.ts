@@ -1,7 +1,11 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AdminError } from '../errors/index.ts';
+import type { Logger } from '../config/resolved.ts';
+import type { Database } from '../database/open.ts';
+import type { NotificationListener } from '../database/notifications.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { PRINCIPAL_COLUMNS, principalAdminFromRow, type Principal } from './principal.ts';
+import { SessionCache } from './session-cache.ts';
 import { LoginThrottle, normalizeLoginKey, type ThrottleConfig } from './throttle.ts';
 import { API_TOKEN_PREFIX, hashApiToken, newSessionId, TokenSealer } from './tokens.ts';
 
@@ -21,7 +25,18 @@ export interface AuthOptions {
    * guard's statements stay unnamed.
    */
   embedded?: boolean;
+  /**
+   * How long a session guard answer may be served from the in-process cache when no
+   * notification says otherwise (docs/auth.md, "Session cache"); 0 turns the cache off.
+   */
+  sessionCacheSeconds?: number;
+  /** Where the cache's invalidations come from (`LISTEN cms_auth`); without it there is no cache. */
+  notifications?: Pick<Database, 'listen'>;
+  logger?: Logger;
 }
+
+/** The channel the triggers of core migration 0006 notify on (docs/auth.md, "Session cache"). */
+const AUTH_CHANNEL = 'cms_auth';
 
 type Row = Record<string, unknown>;
 
@@ -30,8 +45,11 @@ interface Pool {
   query<R>(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
 }
 
+// Every table and column read here is watched by the triggers of core migration 0006, which
+// notify the session cache of any change (docs/auth.md, "Session cache"): a new column read here
+// must be added to them. `life_ms` bounds a cached answer by the session's own expiry.
 const SESSION_GUARD_SQL = `select s.revoked_at, s.expires_at > now() as live, s.created_at >= coalesce(a.tokens_valid_after, '-infinity') as current,
-    ${PRINCIPAL_COLUMNS}
+    extract(epoch from s.expires_at - now()) * 1000 as life_ms, ${PRINCIPAL_COLUMNS}
   from cms_sessions s join cms_admins a on a.id = s.admin_id left join cms_roles r on r.id = a.role_id
   where s.id = $1`;
 
@@ -44,7 +62,9 @@ const isLive = (row: Row) => row.deleted_at == null && row.suspended_at == null;
 
 /**
  * Sessions, access tokens and personal API tokens. Everything that decides whether a token is
- * still good lives in PostgreSQL, so revocation is immediate on every instance.
+ * still good lives in PostgreSQL; the session guard's answers are cached in process and evicted
+ * on every instance by the notifications of any change (docs/auth.md, "Session cache"), so
+ * revocation stays immediate on every instance.
  */
 export class AuthService {
   readonly sealer: TokenSealer;
@@ -53,6 +73,12 @@ export class AuthService {
   readonly #orm: MikroORM;
   #pool: Promise<Pool> | undefined;
   readonly #embedded: boolean;
+  /** The session guard's cache (docs/auth.md, "Session cache"). */
+  readonly sessionCache: SessionCache;
+  readonly #notifications: Pick<Database, 'listen'> | undefined;
+  readonly #logger: Logger | undefined;
+  #listener: NotificationListener | undefined;
+  #closed = false;
 
   constructor(orm: MikroORM, options: AuthOptions) {
     this.#orm = orm;
@@ -60,6 +86,42 @@ export class AuthService {
     this.throttle = new LoginThrottle(options.throttle);
     this.ttlSeconds = options.sessionTtlSeconds;
     this.#embedded = options.embedded === true;
+    this.sessionCache = new SessionCache({ maxAgeMs: (options.sessionCacheSeconds ?? 0) * 1000 });
+    this.#notifications = options.notifications;
+    this.#logger = options.logger;
+  }
+
+  /**
+   * Starts listening for the cache's invalidations; the cache serves nothing until `LISTEN` is
+   * confirmed. Resolves after the first attempt: a listener that cannot connect retries in the
+   * background and the guard reads PostgreSQL meanwhile.
+   */
+  async start(): Promise<void> {
+    if (this.#listener || !this.#notifications || this.sessionCache.maxAgeMs <= 0) return;
+    const cache = this.sessionCache;
+    const listener = await this.#notifications.listen(
+      AUTH_CHANNEL,
+      {
+        notify: (payload) => cache.invalidate(payload),
+        up: () => cache.listening(),
+        down: (error) => {
+          cache.deaf();
+          if (!this.#closed) this.#logger?.warn('session cache off: the notification connection is down', { error: String(error) });
+        },
+      },
+      { heartbeatMs: Math.max(1000, cache.maxAgeMs) },
+    );
+    if (this.#closed) await listener.close();
+    else this.#listener = listener;
+  }
+
+  /** Stops the listener and empties the cache (the admin's shutdown). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.sessionCache.deaf();
+    const listener = this.#listener;
+    this.#listener = undefined;
+    await listener?.close();
   }
 
   em(): EntityManager {
@@ -132,6 +194,8 @@ export class AuthService {
     const rows = await em.execute<Row[]>('update cms_sessions set revoked_at = now() where id = ? and revoked_at is null returning id', [
       sessionId,
     ]);
+    // The notification evicts it on every instance at commit; this instance need not wait for it.
+    this.sessionCache.evict(sessionId);
     return rows.length > 0;
   }
 
@@ -155,6 +219,7 @@ export class AuthService {
          returning s.id`,
         [sessionId, adminId],
       );
+      this.sessionCache.evict(sessionId);
       if (rows.length === 0) return undefined;
       return this.issue(adminId, transport, meta, em as EntityManager);
     });
@@ -168,10 +233,18 @@ export class AuthService {
     if (token.startsWith(API_TOKEN_PREFIX)) return transport === 'bearer' ? this.#authenticateApiToken(token) : undefined;
     const payload = await this.sealer.unseal(token);
     if (!payload) return undefined;
+    if (this.sessionCache.get(payload.sid) && (await this.#listener?.fence())) {
+      // Read again after the fence: a notification that came in meanwhile has evicted it.
+      const cached = this.sessionCache.get(payload.sid);
+      if (cached) return { kind: 'session', sessionId: payload.sid, admin: cached };
+    }
+    const epoch = this.sessionCache.epoch;
     const rows = await this.#prepared('cms_guard_session', SESSION_GUARD_SQL, [payload.sid]);
     const row = rows[0];
     if (!row || row.revoked_at != null || row.live !== true || row.current !== true || !isLive(row)) return undefined;
-    return { kind: 'session', sessionId: payload.sid, admin: principalAdminFromRow(row) };
+    const admin = principalAdminFromRow(row);
+    this.sessionCache.fill(payload.sid, admin, Number(row.life_ms), epoch);
+    return { kind: 'session', sessionId: payload.sid, admin };
   }
 
   /**

@@ -2,12 +2,26 @@ import { MikroORM, type EntitySchema, type MigrationObject, type Options } from 
 import { Migrator } from '@mikro-orm/migrations';
 import { isEmbedded, type DatabaseConfig } from './config.ts';
 import { startEmbedded, type EmbeddedServer } from './embedded.ts';
+import {
+  EmbeddedNotifications,
+  listenOnServer,
+  type ListenerTiming,
+  type NotificationHandlers,
+  type NotificationListener,
+  type PgPool,
+} from './notifications.ts';
 
 export interface Database {
   orm: MikroORM;
   embedded: boolean;
   /** Applies pending migrations of the core and every plugin, in registration order. */
   migrate(): Promise<string[]>;
+  /**
+   * Listens on a PostgreSQL notification channel (docs/auth.md, "Session cache"): a dedicated
+   * connection on the server, the shared backend session on the embedded database. Closed with
+   * the database at the latest.
+   */
+  listen(channel: string, handlers: NotificationHandlers, timing?: Partial<ListenerTiming>): Promise<NotificationListener>;
   close(): Promise<void>;
 }
 
@@ -33,6 +47,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
   } else {
     connection = { clientUrl: config.url, pool: { min: 0, max: config.poolSize ?? 10 } };
   }
+  const relay = embedded ? new EmbeddedNotifications() : undefined;
+  const listeners = new Set<NotificationListener>();
   let orm: MikroORM;
   try {
     orm = await MikroORM.init({
@@ -43,6 +59,9 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
       allowGlobalContext: false,
       discovery: { warnWhenNoEntities: false },
       forceUtcTimezone: true,
+      // The embedded database's notifications arrive on the pool's own connections: watch each
+      // from its start (docs/auth.md, "Session cache").
+      ...(relay ? { driverOptions: { onPoolCreated: (pool: PgPool) => relay.watchPool(pool) } } : {}),
       onQuery: options.onQuery
         ? (sql: string) => {
             options.onQuery!(sql);
@@ -70,7 +89,29 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
       const ran = await orm.migrator.up();
       return ran.map((m) => m.name);
     },
+    async listen(channel, handlers, timing) {
+      let listener: NotificationListener;
+      if (relay) {
+        listener = await relay.listen(channel, handlers, (sql) => orm.em.getConnection().execute(sql));
+      } else {
+        const pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<PgPool> }).getNativeClient();
+        listener = await listenOnServer(pool, channel, handlers, timing);
+      }
+      listeners.add(listener);
+      return {
+        get listening() {
+          return listener.listening;
+        },
+        fence: () => listener.fence(),
+        async close() {
+          listeners.delete(listener);
+          await listener.close();
+        },
+      };
+    },
     async close() {
+      await Promise.all([...listeners].map((listener) => listener.close()));
+      listeners.clear();
       await orm.close(true);
       await embedded?.close();
     },

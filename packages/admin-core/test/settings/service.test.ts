@@ -28,6 +28,7 @@ describe('SettingsService for plugin code', () => {
       'cms.backend/0003-audit',
       'cms.backend/0004-bindings',
       'cms.backend/0005-attachments',
+      'cms.backend/0006-auth-notify',
     ]);
     const columns = await t.sql<{ column_name: string; data_type: string; is_nullable: string }>(
       `select column_name, data_type, is_nullable from information_schema.columns where table_schema = current_schema() and table_name = 'cms_settings' order by ordinal_position`,
