@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { DatabaseConfig } from '@cms/admin-core';
@@ -18,7 +19,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const provided = inject('database');
   if (provided.kind === 'embedded') {
     const data = await readFile(provided.snapshot);
-    const pglite = await PGlite.create({ loadDataDir: new Blob([data]) });
+    const pglite = await PGlite.create({ loadDataDir: new Blob([data]), extensions: { pg_trgm } });
     return { kind: 'embedded', config: { embedded: { pglite } }, dispose: () => pglite.close() };
   }
   const name = `cms_t_${provided.runId}_${randomBytes(4).toString('hex')}`;

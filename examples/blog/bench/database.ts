@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { hashPassword } from '@cms/admin-core';
-import { seedJournalBenchmark } from '@cms/journal';
+import { JOURNAL_BENCHMARK_VERSION, seedJournalBenchmark } from '@cms/journal';
 import { startExampleApp } from '../src/app.ts';
 import { hashToken } from './token.ts';
 
@@ -30,6 +30,8 @@ export interface PreparedDatabase {
   categories: number;
   /** The post W4 shows: published, three categories, an author. */
   showId: number;
+  /** The bench's superuser (the token-verify floor's signed token names it). */
+  adminId: number;
 }
 
 /** The post W4 shows: `n % 3 == 2` gives it three categories, `n % 10 != 0` a publication date. */
@@ -61,8 +63,17 @@ export async function prepareDatabase(options: PrepareOptions): Promise<Prepared
       options.log(`Dropping database ${options.name} (--fresh)`);
       await admin.query(`drop database if exists ${options.name} with (force)`);
     }
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [options.name]);
-    if (exists.rowCount === 0) {
+    let exists = (await admin.query('select 1 from pg_database where datname = $1', [options.name])).rowCount !== 0;
+    // A database seeded with another shape of data (an earlier seed version, another size) is
+    // dropped and seeded again: its figures would not be of the documented data.
+    if (exists && !(await seededAsAsked(url, options))) {
+      options.log(
+        `Dropping database ${options.name}: seeded with other data than this bench's (seed version ${JOURNAL_BENCHMARK_VERSION})`,
+      );
+      await admin.query(`drop database if exists ${options.name} with (force)`);
+      exists = false;
+    }
+    if (!exists) {
       options.log(`Creating database ${options.name}`);
       await admin.query(`create database ${options.name}`);
     }
@@ -106,6 +117,13 @@ export async function prepareDatabase(options: PrepareOptions): Promise<Prepared
       await seedJournalBenchmark(em, { posts: options.posts, categories: options.categories });
       seedSeconds = (performance.now() - started) / 1000;
       counts = await count();
+      await em.execute('create table if not exists bench_seed (version int not null, posts int not null, categories int not null)');
+      await em.execute('delete from bench_seed');
+      await em.execute('insert into bench_seed (version, posts, categories) values (?, ?, ?)', [
+        JOURNAL_BENCHMARK_VERSION,
+        options.posts,
+        options.categories,
+      ]);
     }
     // The app seeds the superuser only into an empty admins table: on a reused database, make
     // sure the bench's admin exists, is a live superuser and has the bench's password.
@@ -115,12 +133,13 @@ export async function prepareDatabase(options: PrepareOptions): Promise<Prepared
        where lower(login) = lower(?) returning id`,
       [hash, options.admin.login],
     );
+    let adminId = updated[0]?.id;
     if (updated.length === 0) {
-      await em.execute(`insert into cms_admins (login, email, first_name, password_hash, is_superuser) values (?, ?, 'Bench', ?, true)`, [
-        options.admin.login,
-        options.admin.email,
-        hash,
-      ]);
+      const inserted = await em.execute<Array<{ id: number }>>(
+        `insert into cms_admins (login, email, first_name, password_hash, is_superuser) values (?, ?, 'Bench', ?, true) returning id`,
+        [options.admin.login, options.admin.email, hash],
+      );
+      adminId = inserted[0]!.id;
     }
     // The floor checks its token against this table: a hash lookup, like the app's one
     // authentication query per request.
@@ -138,9 +157,30 @@ export async function prepareDatabase(options: PrepareOptions): Promise<Prepared
     );
     const show = await em.execute<Array<{ id: number }>>('select id from journal_posts where slug = ?', [SHOW_SLUG]);
     if (!show[0]) throw new Error(`The bench database has no post "${SHOW_SLUG}"; run with --fresh.`);
-    return { url, seedSeconds, ...counts, showId: Number(show[0].id) };
+    return { url, seedSeconds, ...counts, showId: Number(show[0].id), adminId: Number(adminId) };
   } finally {
     await app.close();
+  }
+}
+
+/**
+ * Whether an existing bench database holds the data asked for: its marker (`bench_seed`, written
+ * after the seed) names this seed version and these counts. A database without the marker (an
+ * interrupted seed, an older bench) does not.
+ */
+async function seededAsAsked(url: string, options: PrepareOptions): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = await client
+      .query<{ version: number; posts: number; categories: number }>(
+        `select version, posts, categories from bench_seed where to_regclass('bench_seed') is not null`,
+      )
+      .catch(() => ({ rows: [] }));
+    const marker = rows.rows[0];
+    return marker?.version === JOURNAL_BENCHMARK_VERSION && marker.posts === options.posts && marker.categories === options.categories;
+  } finally {
+    await client.end();
   }
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { hashToken } from './token.ts';
+import { hashToken, verifyToken } from './token.ts';
 import { childControl } from './processes.ts';
 
 /**
@@ -14,6 +14,14 @@ import { childControl } from './processes.ts';
  *   with the app's search condition `title ilike '%term%' or slug ilike '%term%'`), the author
  *   logins of the page in one query, the category names of the page in one query;
  * - show (W4): the post's row, its categories in pivot order, its author's login.
+ *
+ * The search is written as `(title || '') ilike …`: the same rows as the app's condition, but
+ * an expression no index serves, so that the floor stays the naive scan after the journal's
+ * migrations added trigram indexes (docs/performance.md, "The floors"). Deep pages keep `OFFSET`.
+ *
+ * With `FLOOR_AUTH=token` it is the token-verify floor: no database for the credential, the
+ * bearer token is an HMAC-SHA256-signed claim (`FLOOR_TOKEN_SECRET`, bench/token.ts) checked in
+ * process, as a design that trusts a signed cookie does; the data SQL is the same.
  *
  * No validation beyond the numbers it needs, no localisation, no permissions model, no
  * envelope headers: what is left is the database work, the token check and serialization.
@@ -32,9 +40,17 @@ interface Answer {
 
 const refuse = (status: number, code: string): Answer => ({ status, body: { error: { code, message: code, details: {} } } });
 
+const signedSecret = process.env.FLOOR_AUTH === 'token' ? process.env.FLOOR_TOKEN_SECRET : undefined;
+if (process.env.FLOOR_AUTH === 'token' && !signedSecret) throw new Error('FLOOR_AUTH=token needs FLOOR_TOKEN_SECRET');
+
 async function authorized(req: IncomingMessage): Promise<Answer | undefined> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) return refuse(401, 'unauthenticated');
+  if (signedSecret) {
+    const claims = verifyToken(match[1]!, signedSecret);
+    if (!claims) return refuse(401, 'unauthenticated');
+    return claims.superuser ? undefined : refuse(403, 'forbidden');
+  }
   const { rows } = await pool.query<{ is_superuser: boolean }>(
     `select a.is_superuser from bench_floor_tokens t join cms_admins a on a.id = t.admin_id
      where t.token_hash = $1 and a.deleted_at is null and a.suspended_at is null`,
@@ -70,7 +86,8 @@ async function categoryOptions(postIds: number[]): Promise<Map<number, Array<{ l
 async function list(params: URLSearchParams): Promise<Answer> {
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const search = (params.get('search') ?? '').trim();
-  const where = search ? 'where title ilike $1 or slug ilike $1' : '';
+  // `|| ''`: no trigram index serves the expression, the scan stays today's naive one.
+  const where = search ? `where (title || '') ilike $1 or (slug || '') ilike $1` : '';
   const args = search ? [`%${escapeLike(search)}%`] : [];
   const count = await pool.query<{ total: number }>(`select count(*)::int as total from journal_posts ${where}`, args);
   const total = count.rows[0]!.total;

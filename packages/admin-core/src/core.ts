@@ -4,9 +4,11 @@ import { coreAuthEntities } from './auth/entities.ts';
 import { resolveConfig } from './config/resolve.ts';
 import type { ResolvedConfig } from './config/resolved.ts';
 import type { AdminConfig } from './config/types.ts';
+import { warnUnindexedSearch } from './database/indexes.ts';
 import { openDatabase, type Database } from './database/open.ts';
 import { coreStrings } from './i18n/core-strings.ts';
 import { negotiateLocale, Strings } from './i18n/strings.ts';
+import { checkStringsAtStartUp } from './i18n/check.ts';
 import { coreMigrations } from './migrations/index.ts';
 import { backendPlugin } from './backend-plugin.ts';
 import { pluginCode } from './plugins/types.ts';
@@ -21,7 +23,7 @@ import { BlobJanitor } from './storage/janitor.ts';
 import { LocalDiskStorage, type Storage } from './storage/storage.ts';
 import { coreRoutes } from './routes.ts';
 import type { RouteDefinition } from './http/types.ts';
-import { createDispatch, type AdapterRequest, type AdapterResponse, type Dispatch } from './http/dispatch.ts';
+import { createDispatch, pluginRoute, type AdapterRequest, type AdapterResponse, type Dispatch } from './http/dispatch.ts';
 import type { AdminRegistry, AdminServices } from './context/services.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
@@ -92,6 +94,9 @@ export class AdminCore implements AdminServices {
       sessionTtlSeconds: config.sessionTtlSeconds,
       throttle: config.throttle,
       embedded: db.embedded,
+      sessionCacheSeconds: config.sessionCacheSeconds,
+      notifications: db,
+      logger: config.logger,
     });
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
     this.controllers = controllers;
@@ -117,6 +122,7 @@ export class AdminCore implements AdminServices {
         routes: this.routes,
         controllers,
         fieldTypes: this.fieldTypes,
+        pluginRoutes: registry.routes.map((route) => ({ route: pluginRoute(route), plugin: route.plugin, openapi: route.openapi })),
       }),
     );
     this.#dispatch = createDispatch(this, this.routes);
@@ -141,6 +147,7 @@ export class AdminCore implements AdminServices {
     ])
       strings.add('backend', table);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
+    checkStringsAtStartUp(config, strings.bundle(config.fallbackLocale));
     const storage = resolveStorage(input.storage, config.prefix);
     const db = await openDatabase(config.database, {
       entities: [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...auditEntities, ...registry.entities],
@@ -157,8 +164,12 @@ export class AdminCore implements AdminServices {
     const core = new AdminCore(config, registry, strings, db, storage, controllers);
     try {
       if (config.database.migrate !== false) await db.migrate();
+      await warnUnindexedSearch(db.orm, config.logger, controllers.values());
       await core.blobs.retryPending();
+      // The session cache's invalidations (docs/auth.md, "Session cache").
+      await core.auth.start();
     } catch (error) {
+      await core.auth.close();
       await db.close();
       throw error;
     }
@@ -202,6 +213,7 @@ export class AdminCore implements AdminServices {
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    await this.auth.close();
     await this.db.close();
   }
 }

@@ -13,6 +13,7 @@ export {
   type ControllerDefinition,
   type PluginRouteDefinition,
 } from './plugins/define.ts';
+export type { PluginOpenApiSchema, PluginRouteOpenApi } from './plugins/types.ts';
 export {
   defineController,
   ROW_STATES,
@@ -108,6 +109,7 @@ export { ConfigError } from './config/errors.ts';
 
 // Strings.
 export { mergeStringTables, type Message, type Messages, type PluralForms, type StringTable } from './i18n/strings.ts';
+export { defineStrings, type DefinedStrings, type StringKeyOf } from './i18n/define.ts';
 
 // The host's configuration.
 export type { AdminConfig } from './config/types.ts';
@@ -118,3 +120,6 @@ export type { Storage } from './storage/storage.ts';
 export { S3Storage, type S3StorageConfig } from './storage/s3.ts';
 export type { ThrottleConfig } from './auth/throttle.ts';
 export { hashPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';
+
+// Indexes of lists at scale, for plugin migrations (docs/performance.md, "Lists at scale").
+export { searchIndexes, sortIndexes, dropListIndexes } from './database/indexes.ts';

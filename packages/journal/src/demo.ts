@@ -273,6 +273,16 @@ export interface JournalBenchmarkResult {
   categories: number;
 }
 
+/**
+ * The shape of the data `seedJournalBenchmark` writes. It changes whenever the seed writes other
+ * rows for the same `posts` (titles, dates, categories), so that a database seeded by an earlier
+ * version is seeded again rather than measured with other data (docs/performance.md, "The data").
+ * 2: one title in 200 contains the rare word of `JOURNAL_BENCHMARK_RARE_WORD`.
+ */
+export const JOURNAL_BENCHMARK_VERSION = 2;
+/** The word of the rare titles (0.5% of the posts, `n % 200 == 57`): the bench's W2r searches it. */
+export const JOURNAL_BENCHMARK_RARE_WORD = 'quetzal';
+
 /** Constant SQL literals (no input): title words, so that a title search matches a tenth of the posts. */
 const sqlArray = (words: string[]): string => `array[${words.map((w) => `'${w}'`).join(', ')}]`;
 const TITLE_WORDS_A = sqlArray(['Quick', 'Lazy', 'Bright', 'Quiet', 'Brave', 'Calm', 'Eager', 'Gentle', 'Happy', 'Proud']);
@@ -283,7 +293,8 @@ const FILLER = `'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do
 /**
  * Bulk data for the benchmark: `categories` categories (`bench-category-<n>`) and `posts` posts
  * (`bench-post-<n>`, about 1 KB of Markdown each, one to three categories, most published with
- * distinct `published_at` values, every tenth a draft, every 25th archived), inserted set-based
+ * distinct `published_at` values, every tenth a draft, every 25th archived; a tenth of the titles
+ * contain "fox", one in 200 "quetzal" (`JOURNAL_BENCHMARK_RARE_WORD`)), inserted set-based
  * with `generate_series` in one transaction. Re-running adds only what is missing. Afterwards the
  * tables are vacuumed and analyzed (only analyzed when `em` is inside a transaction), so that
  * plans and `count(*)` are those of a settled database.
@@ -308,7 +319,8 @@ export async function seedJournalBenchmark(em: EntityManager, options: JournalBe
       tx,
       `insert into journal_posts (title, slug, excerpt, content, status, published_at, tags, author_id, created_at, updated_at)
        select
-         (${TITLE_WORDS_A})[1 + g % 10] || ' ' || (${TITLE_WORDS_B})[1 + (g / 10) % 10] || ' ' || g,
+         (${TITLE_WORDS_A})[1 + g % 10] || ' ' || (${TITLE_WORDS_B})[1 + (g / 10) % 10]
+           || case when g % 200 = 57 then ' ${JOURNAL_BENCHMARK_RARE_WORD}' else '' end || ' ' || g,
          'bench-post-' || g,
          'Excerpt of benchmark post ' || g || '.',
          '# Benchmark post ' || g || E'\\n\\n' || repeat(${FILLER}, 8),

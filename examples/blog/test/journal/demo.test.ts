@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { startBlogAdmin } from '../support/blog.ts';
 import { Post } from '../../../../packages/journal/src/entities/index.ts';
-import { seedJournalBenchmark, seedJournalDemo } from '@cms/journal';
+import { JOURNAL_BENCHMARK_RARE_WORD, seedJournalBenchmark, seedJournalDemo } from '@cms/journal';
 
 type Row = Record<string, unknown>;
 
@@ -96,13 +96,17 @@ describe('journal benchmark data', () => {
                 count(*) filter (where status = 'draft' and published_at is not null)::int as dated_drafts,
                 count(distinct published_at)::int as distinct_dates,
                 count(*) filter (where author_id is null)::int as without_author,
-                count(*) filter (where title ilike '%fox%')::int as foxes
+                count(*) filter (where title ilike '%fox%')::int as foxes,
+                count(*) filter (where title ilike '%' || ? || '%' or slug ilike '%' || ? || '%')::int as rare
          from journal_posts`,
+        [JOURNAL_BENCHMARK_RARE_WORD, JOURNAL_BENCHMARK_RARE_WORD],
       )
     )[0]!;
     expect(stats.min_len).toBeGreaterThan(900);
     expect(stats.max_len).toBeLessThan(1200);
     expect(stats).toMatchObject({ drafts: 50, archived: 10, dated_drafts: 0, distinct_dates: 450, without_author: 0, foxes: 50 });
+    // The bench's W2r term: one title in 200 (posts 57, 257, 457), under 1% of the rows.
+    expect(stats.rare).toBe(3);
 
     const links = await t.sql<{ per_post: number; posts: number }>(
       `select n as per_post, count(*)::int as posts from (select post_id, count(*)::int as n from journal_posts_categories group by post_id) x group by n order by n`,

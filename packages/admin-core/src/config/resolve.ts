@@ -17,11 +17,13 @@ const KNOWN_KEYS = new Set([
   'plugins',
   'storage',
   'sessionTtlSeconds',
+  'sessionCacheSeconds',
   'throttle',
   'themes',
   'logger',
   'settings',
   'formSessionMaxAgeSeconds',
+  'exactCountLimit',
   'openapi',
 ]);
 
@@ -109,6 +111,14 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   if (!Number.isSafeInteger(ttl) || ttl < 60 || ttl > 30 * 86400) {
     throw ConfigError.at({ key: 'sessionTtlSeconds' }, 'must be a whole number of seconds from 60 to 2592000', 'The default is 3600.');
   }
+  const sessionCache = config.sessionCacheSeconds ?? 5;
+  if (!Number.isSafeInteger(sessionCache) || sessionCache < 0 || sessionCache > 60) {
+    throw ConfigError.at(
+      { key: 'sessionCacheSeconds' },
+      'must be a whole number of seconds from 0 to 60',
+      'The default is 5; 0 turns the session cache off.',
+    );
+  }
   const throttle = { ...DEFAULT_THROTTLE, ...config.throttle };
   for (const name of ['login', 'address'] as const) {
     const rule = throttle[name];
@@ -126,6 +136,14 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       { key: 'formSessionMaxAgeSeconds' },
       'must be a whole number of seconds from 60 to 2592000',
       'The default is 86400 (24 hours).',
+    );
+  }
+  const exactCountLimit = config.exactCountLimit ?? 100_000;
+  if (!Number.isSafeInteger(exactCountLimit) || exactCountLimit < 0) {
+    throw ConfigError.at(
+      { key: 'exactCountLimit' },
+      'must be a whole number of rows, 0 or more',
+      'The default is 100000; Number.MAX_SAFE_INTEGER counts every list exactly (docs/performance.md, "Counts").',
     );
   }
   const themes = config.themes ?? ['light', 'dark', 'auto'];
@@ -175,7 +193,9 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       locales,
       fallbackLocale,
       sessionTtlSeconds: ttl,
+      sessionCacheSeconds: sessionCache,
       formSessionMaxAgeSeconds: formSessionMaxAge,
+      exactCountLimit,
       throttle,
       themes,
       openapi,

@@ -26,7 +26,11 @@ export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclara
   readonly fallbackLocale: string;
   readonly plugins: readonly Plugin[];
   readonly sessionTtlSeconds: number;
+  /** Session cache max age (docs/auth.md, "Session cache"); 0: no cache. */
+  readonly sessionCacheSeconds: number;
   readonly formSessionMaxAgeSeconds: number;
+  /** Unfiltered list totals at this many estimated rows or more are estimates (docs/performance.md, "Counts"). */
+  readonly exactCountLimit: number;
   readonly throttle: Readonly<ThrottleConfig>;
   readonly themes: readonly string[];
   /** Who may read the OpenAPI document (docs/openapi.md). */

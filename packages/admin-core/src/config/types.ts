@@ -27,12 +27,24 @@ export interface AdminConfig {
   storage?: Storage | { root: string; publicUrl?: string };
   /** Access token and session lifetime in seconds (default 3600). */
   sessionTtlSeconds?: number;
+  /**
+   * How long an authenticated session may be served from the in-process session cache when no
+   * notification evicts it first (docs/auth.md, "Session cache"). 0 to 60, default 5; 0 turns the
+   * cache off.
+   */
+  sessionCacheSeconds?: number;
   throttle?: Partial<ThrottleConfig>;
   /**
    * How long the changes of a form that is never saved are kept (deferred relation bindings and
    * the children created under them; docs/relations.md, "The sweep"). Default 86400 (24 hours).
    */
   formSessionMaxAgeSeconds?: number;
+  /**
+   * Unfiltered lists of a table PostgreSQL estimates at this many rows or more answer the
+   * estimate as their total, flagged `meta.total_estimated` (docs/performance.md, "Counts").
+   * Default 100000; filtered lists always count exactly.
+   */
+  exactCountLimit?: number;
   /**
    * Who may read the OpenAPI document at `GET {prefix}/api/v1/openapi.json` (docs/openapi.md):
    * `'public'` anyone, `'authenticated'` (default) any signed-in admin, `false` nobody (404).

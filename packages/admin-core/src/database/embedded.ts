@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 export interface EmbeddedServer {
   /** Directory of the unix socket: pass as `host` to the pg driver, with `port`. */
@@ -17,7 +18,11 @@ export interface EmbeddedServer {
  */
 export async function startEmbedded(options: { dataDir?: string; pglite?: PGlite }): Promise<EmbeddedServer> {
   const ownsDb = !options.pglite;
-  const db = options.pglite ?? (options.dataDir ? await PGlite.create(options.dataDir) : await PGlite.create());
+  // `pg_trgm` is bundled with PGlite but loaded only when passed at creation: the trigram
+  // indexes of searchable columns need it (docs/performance.md, "Lists at scale"). A PGlite
+  // the host opened itself must pass it too, or search runs unindexed (one warning at start-up).
+  const extensions = { pg_trgm };
+  const db = options.pglite ?? (await PGlite.create(options.dataDir ? { dataDir: options.dataDir, extensions } : { extensions }));
   const socketDir = await mkdtemp(join(tmpdir(), 'cms-pglite-'));
   const port = 5432;
   const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${port}`), maxConnections: 1 });

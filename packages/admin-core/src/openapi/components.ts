@@ -184,6 +184,11 @@ export function sharedSchemas(): Record<string, Schema> {
         page: integer({ minimum: 1 }),
         per_page: integer({ minimum: 1 }),
         total: integer({ minimum: 0 }),
+        total_estimated: boolean({
+          enum: [true],
+          description:
+            'Present when `total` is an estimate of an unfiltered list of a large table (docs/performance.md, "Counts"); absent when exact.',
+        }),
         row_states: mapOf(arrayOf(string({ enum: [...ROW_STATES] })), { description: 'Row id to its states; absent when no row has one.' }),
       },
       ['last_page', 'page', 'per_page', 'total'],

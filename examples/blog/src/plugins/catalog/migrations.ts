@@ -1,5 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import { Migration } from '@cms/admin-core';
+import { dropListIndexes, Migration, searchIndexes, sortIndexes } from '@cms/admin-core';
 
 /** Products and the storefront singleton. Precisions of the money columns: see `Product`. */
 export class CatalogInit extends Migration {
@@ -54,8 +54,27 @@ export class CatalogAccessories extends Migration {
   }
 }
 
+const SEARCH = ['name', 'sku'];
+const SORT = ['name', 'sku', 'price', 'release_date'];
+
+/**
+ * Indexes of the products list at scale (docs/performance.md, "Lists at scale"): trigram indexes
+ * of its searchable columns and `(column, id)` for each sortable column.
+ */
+export class CatalogListIndexes extends Migration {
+  override up(): void {
+    this.addSql(searchIndexes('acme_catalog_products', SEARCH));
+    this.addSql(sortIndexes('acme_catalog_products', SORT));
+  }
+
+  override down(): void {
+    this.addSql(dropListIndexes('acme_catalog_products', { search: SEARCH, sort: SORT }));
+  }
+}
+
 /** The catalog's migrations, in order; names are recorded in `cms_migrations`. */
 export const catalogMigrations: MigrationObject[] = [
   { name: 'acme.catalog/0001-init', class: CatalogInit },
   { name: 'acme.catalog/0002-accessories', class: CatalogAccessories },
+  { name: 'acme.catalog/0003-list-indexes', class: CatalogListIndexes },
 ];

@@ -1,5 +1,5 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type EntityProperty } from '@mikro-orm/core';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import type { OperationContext } from '../../context/operation.ts';
@@ -52,10 +52,51 @@ const belongsToFields = (controller: ResolvedController) =>
     (field) => field.type.storage === 'relation' && (field.property?.kind === 'm:1' || field.property?.kind === '1:1'),
   );
 
+const belongsToManyFields = (controller: ResolvedController) =>
+  [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && field.property?.kind === 'm:n');
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
 /**
- * Reads one record for showing it: a plain row through the form scope, with the labels of its
- * belongsTo fields joined into the same statement (`__label<n>`), and with `digest` its row
- * digest (`takeDigest`, version.ts). Out of scope is 404. Writes load entities with `loadRecord` instead.
+ * The subquery of a `left join lateral` that gives a record's belongsToMany options as one JSON
+ * array (`[{"value": id, "label": label}]`, `null` when there are none), in pivot order as
+ * `belongsToManyOptions` (behaviors/list/labels.ts) answers them: by the pivot's sort column or
+ * own serial key, then the related id. `owner` is the record's id column in the outer query.
+ */
+function belongsToManySubquery(em: EntityManager, field: ResolvedField, owner: string): string {
+  const property = field.property!;
+  const target = property.targetMeta!;
+  const pivot = property.pivotEntity ? em.getMetadata().find(property.pivotEntity as never) : undefined;
+  const pivotTable = pivot?.tableName ?? property.pivotTable;
+  const label = target.properties[field.relation!.labelProperty! as never] as EntityProperty;
+  const orderProperty = (pivot?.properties['sort_order' as never] ?? pivot?.properties[(property.fixedOrderColumn ?? 'id') as never]) as
+    | EntityProperty
+    | undefined;
+  const order = orderProperty ? `p.${quote(orderProperty.fieldNames[0]!)}, ` : '';
+  return `select json_agg(json_build_object('value', t.id, 'label', t.${quote(label.fieldNames[0]!)}) order by ${order}t.id) as "options"
+    from ${quote(pivotTable)} p join ${quote(target.tableName)} t on t.id = p.${quote(property.inverseJoinColumns[0]!)}
+    where p.${quote(property.joinColumns[0]!)} = ${owner}`;
+}
+
+/** A record's belongsToMany options as `readRecord` joined them (`__many<n>`), or undefined when it did not. */
+function joinedOptions(
+  controller: ResolvedController,
+  field: ResolvedField,
+  record: Record<string, unknown>,
+): RelationOption[] | undefined {
+  const key = `__many${belongsToManyFields(controller).indexOf(field)}`;
+  if (!(key in record)) return undefined;
+  const raw = record[key];
+  const items = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as Array<{ value: unknown; label: unknown }>;
+  return items.map((item) => ({ label: String(item.label ?? ''), value: Number(item.value) }));
+}
+
+/**
+ * Reads one record for showing it, in one statement (docs/performance.md, "A record in one
+ * statement"): a plain row through the form scope, with the labels of its belongsTo fields
+ * (left joins, `__label<n>`) and the options of its belongsToMany fields (a `left join lateral`
+ * of a `json_agg` each, `__many<n>`), and with `digest` its row digest (`takeDigest`,
+ * version.ts). Out of scope is 404. Writes load entities with `loadRecord` instead.
  */
 export async function readRecord(
   controller: ResolvedController,
@@ -64,8 +105,8 @@ export async function readRecord(
   options: { digest?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const scope = await scopeCondition(controller, 'form', ctx.scope());
-  const qb = ctx
-    .em()
+  const em = ctx.em();
+  const qb = em
     .createQueryBuilder(controller.meta.class, 'e')
     .select('*' as never)
     .where((scope ? { $and: [{ id }, scope] } : { id }) as never);
@@ -73,6 +114,11 @@ export async function readRecord(
     const label = field.property!.targetMeta!.properties[field.relation!.labelProperty! as never] as { fieldNames: string[] };
     qb.leftJoin(`e.${field.property!.name}` as never, `l${index}`);
     qb.addSelect(raw(`"l${index}"."${label.fieldNames[0]}" as "__label${index}"`) as never);
+  });
+  belongsToManyFields(controller).forEach((field, index) => {
+    // `on true`: the subquery is correlated by its own `where` (MikroORM writes no condition for `{}`).
+    qb.leftJoinLateral(raw(belongsToManySubquery(em, field, '"e"."id"')), `m${index}`, { [raw('true')]: [] });
+    qb.addSelect(raw(`"m${index}"."options" as "__many${index}"`) as never);
   });
   if (options.digest) qb.addSelect(raw(`${ROW_DIGEST_SQL} as "${ROW_DIGEST_KEY}"`) as never);
   const rows = (await qb.limit(1).execute('all', true)) as Record<string, unknown>[];
@@ -123,7 +169,11 @@ export async function encodeRecord(
         labels[field.name] = [{ label: names.get(related) ?? '', value: related }];
       }
     } else if (property.kind === 'm:n') {
-      const options = (await belongsToManyOptions(em, property, [id], field.relation!.labelProperty!)).get(id) ?? [];
+      // Read by `readRecord`: the options came with the row; else one query for the field.
+      const options =
+        joinedOptions(controller, field, record) ??
+        (await belongsToManyOptions(em, property, [id], field.relation!.labelProperty!)).get(id) ??
+        [];
       data[field.name] = options.map((option) => option.value);
       labels[field.name] = options;
     }

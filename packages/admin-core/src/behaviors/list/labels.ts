@@ -42,18 +42,10 @@ export async function belongsToManyOptions(
 ): Promise<Map<number, RelationOption[]>> {
   const result = new Map<number, RelationOption[]>();
   if (ownerIds.length === 0) return result;
-  const target = property.targetMeta!;
-  const pivot = property.pivotEntity ? em.getMetadata().find(property.pivotEntity as never) : undefined;
-  const pivotTable = pivot?.tableName ?? property.pivotTable;
-  const ownerColumn = property.joinColumns[0]!;
-  const targetColumn = property.inverseJoinColumns[0]!;
-  const label = target.properties[labelProperty as never] as EntityProperty;
-  // Submitted order is kept by the pivot's own serial key (MikroORM `fixedOrder`) or a sort column.
-  const orderProperty = pivot?.properties['sort_order' as never] ?? pivot?.properties[(property.fixedOrderColumn ?? 'id') as never];
-  const order = orderProperty ? `p.${quote((orderProperty as EntityProperty).fieldNames[0]!)}, ` : '';
+  const { pivotTable, ownerColumn, targetColumn, targetTable, label, order } = pivotParts(em, property, labelProperty);
   const rows = await em.execute<Array<{ owner: number; id: number; label: unknown }>>(
-    `select p.${quote(ownerColumn)} as owner, t.id as id, t.${quote(label.fieldNames[0]!)} as label
-     from ${quote(pivotTable)} p join ${quote(target.tableName)} t on t.id = p.${quote(targetColumn)}
+    `select p.${quote(ownerColumn)} as owner, t.id as id, t.${quote(label)} as label
+     from ${quote(pivotTable)} p join ${quote(targetTable)} t on t.id = p.${quote(targetColumn)}
      where p.${quote(ownerColumn)} in (${ownerIds.map(() => '?').join(',')})
      order by p.${quote(ownerColumn)}, ${order}t.id`,
     ownerIds,
@@ -61,4 +53,34 @@ export async function belongsToManyOptions(
   for (const id of ownerIds) result.set(id, []);
   for (const row of rows) result.get(Number(row.owner))?.push({ label: String(row.label ?? ''), value: Number(row.id) });
   return result;
+}
+
+/** The pivot of a belongsToMany and the order of its links (submitted order, then target id). */
+function pivotParts(em: EntityManager, property: EntityProperty, labelProperty: string) {
+  const target = property.targetMeta!;
+  const pivot = property.pivotEntity ? em.getMetadata().find(property.pivotEntity as never) : undefined;
+  const label = target.properties[labelProperty as never] as EntityProperty;
+  // Submitted order is kept by the pivot's own serial key (MikroORM `fixedOrder`) or a sort column.
+  const orderProperty = pivot?.properties['sort_order' as never] ?? pivot?.properties[(property.fixedOrderColumn ?? 'id') as never];
+  return {
+    pivotTable: pivot?.tableName ?? property.pivotTable,
+    ownerColumn: property.joinColumns[0]!,
+    targetColumn: property.inverseJoinColumns[0]!,
+    targetTable: target.tableName,
+    label: label.fieldNames[0]!,
+    order: orderProperty ? `p.${quote((orderProperty as EntityProperty).fieldNames[0]!)}, ` : '',
+  };
+}
+
+/**
+ * The labels of a belongsToMany as a correlated subquery of a list page (docs/controllers.md,
+ * "The list route"): a JSON array of label texts in the order of `belongsToManyOptions`, for the
+ * owner row `owner` (an SQL expression such as `e."id"`). The page's statement carries it, so a
+ * list runs no statement per relation column.
+ */
+export function belongsToManyLabelsSql(em: EntityManager, property: EntityProperty, labelProperty: string, owner: string): string {
+  const { pivotTable, ownerColumn, targetColumn, targetTable, label, order } = pivotParts(em, property, labelProperty);
+  return `(select coalesce(json_agg(t.${quote(label)}::text order by ${order}t.id), '[]'::json)
+    from ${quote(pivotTable)} p join ${quote(targetTable)} t on t.id = p.${quote(targetColumn)}
+    where p.${quote(ownerColumn)} = ${owner})`;
 }

@@ -1,13 +1,20 @@
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ROW_STATES } from '../../controllers/types.ts';
 import type { OperationContext } from '../../context/operation.ts';
-import { belongsToManyOptions } from './labels.ts';
 import { countRows, isTimestamp, listWhere, selectPage, timestampToIso, type SqlPart } from './sql.ts';
 import type { ListQuery } from './query.ts';
 
 export interface ListResult {
   data: Record<string, unknown>[];
-  meta: { last_page: number; page: number; per_page: number; total: number; row_states?: Record<string, string[]> };
+  meta: {
+    last_page: number;
+    page: number;
+    per_page: number;
+    total: number;
+    /** Present (true) when `total` is PostgreSQL's estimate of an unfiltered table (docs/performance.md, "Counts"). */
+    total_estimated?: true;
+    row_states?: Record<string, string[]>;
+  };
 }
 
 /** A scalar of a row as JSON: dates as ISO strings (date columns as `YYYY-MM-DD`). */
@@ -22,8 +29,8 @@ export function encodeScalar(value: unknown, columnType: string | undefined): un
 
 /**
  * The list operation (`GET /{ctl}`, docs/controllers.md, "The list route"): one statement for the
- * page with its total and belongsTo labels, and one per belongsToMany column: a constant number
- * whatever the page size.
+ * page with its total and the labels of every relation column, and a second one only for an
+ * empty later page (its total): at most two, whatever the page size and the relation columns.
  */
 export async function runList(
   controller: ResolvedController,
@@ -33,15 +40,20 @@ export async function runList(
 ): Promise<ListResult> {
   const em = ctx.em();
   const where = await listWhere(controller, query, ctx.scope(em), extra);
-  const { rows, plan } = await selectPage(controller, query, where, em);
+  const limit = ctx.services.config.exactCountLimit;
+  const { rows, plan } = await selectPage(controller, query, where, em, limit);
   // An empty first page means no row matches; only an empty later page needs its own count.
-  const total = rows.length ? Number(rows[0]!.__total) : query.page === 1 ? 0 : await countRows(controller, where, em);
+  const { total, estimated } = rows.length
+    ? { total: Number(rows[0]!.__total), estimated: rows[0]!.__estimated === true }
+    : query.page === 1
+      ? { total: 0, estimated: false }
+      : await countRows(controller, where, em, limit);
   const lastPage = Math.max(1, Math.ceil(total / query.perPage));
   const meta: ListResult['meta'] = { last_page: lastPage, page: query.page, per_page: query.perPage, total };
+  if (estimated) meta.total_estimated = true;
   if (rows.length === 0) return { data: [], meta };
 
   const scalarColumns = [...controller.columns.values()].filter((c) => c.property.kind === 'scalar');
-  const ids = rows.map((row) => Number(row.id));
   const byProperty: Record<string, unknown>[] = [];
   const data = rows.map((row) => {
     const record: Record<string, unknown> = { id: Number(row.id) };
@@ -56,17 +68,14 @@ export async function runList(
       values[column.property.name] = id == null ? null : Number(id);
       record[column.key] = id == null ? null : String(row[`__label${index}`] ?? '');
     });
+    plan.belongsToMany.forEach((column, index) => {
+      const labels = row[`__m2n${index}`];
+      record[column.key] = Array.isArray(labels) ? labels.map((label) => String(label ?? '')) : [];
+    });
     for (const extra of plan.rowState) values[extra.property] ??= encodeScalar(row[extra.alias], extra.columnType);
     byProperty.push(values);
     return record;
   });
-  for (const column of controller.columns.values()) {
-    if (column.property.kind !== 'm:n') continue;
-    const options = await belongsToManyOptions(em, column.property, ids, column.labelProperty!);
-    data.forEach((record) => {
-      record[column.key] = (options.get(Number(record.id)) ?? []).map((option) => option.label);
-    });
-  }
   const rowStates = controller.list.rowStates;
   if (rowStates) {
     const states: Record<string, string[]> = {};

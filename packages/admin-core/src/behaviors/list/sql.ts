@@ -3,6 +3,7 @@ import type { ResolvedColumn, ResolvedController } from '../../controllers/resol
 import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import { escapeLike, scopeCondition } from './conditions.ts';
+import { belongsToManyLabelsSql } from './labels.ts';
 import type { ListQuery } from './query.ts';
 import { ownValue } from '../../validation/values.ts';
 
@@ -11,10 +12,13 @@ const column = (c: ResolvedColumn) => `e.${q(c.property.fieldNames[0]!)}`;
 
 /** The fixed part of a controller's list SQL, built once: columns, label joins, table. */
 interface ListPlan {
+  table: string;
   from: string;
   select: string;
   joins: string;
   belongsTo: ResolvedColumn[];
+  /** belongsToMany columns, selected as JSON arrays of labels (`__m2n{index}`). */
+  belongsToMany: ResolvedColumn[];
   /** `rowStateColumns`: property name to the alias it is selected as. */
   rowState: Array<{ property: string; alias: string; columnType?: string }>;
 }
@@ -22,7 +26,7 @@ interface ListPlan {
 /** Keyed by the resolved columns, which a controller and its copies share. */
 const plans = new WeakMap<ReadonlyMap<string, ResolvedColumn>, ListPlan>();
 
-function planFor(controller: ResolvedController): ListPlan {
+function planFor(controller: ResolvedController, em: EntityManager): ListPlan {
   let plan = plans.get(controller.columns);
   if (plan) return plan;
   const columns = [...controller.columns.values()];
@@ -40,7 +44,19 @@ function planFor(controller: ResolvedController): ListPlan {
     names.push(`e.${q(property.fieldNames[0]!)} as "__state${index}"`);
     return { property: name, alias: `__state${index}`, columnType: property.columnTypes?.[0] };
   });
-  plan = { from: `${q(controller.meta.tableName)} e`, select: names.join(', '), joins: joins.join(' '), belongsTo, rowState };
+  const belongsToMany = columns.filter((c) => c.property.kind === 'm:n');
+  belongsToMany.forEach((c, index) => {
+    names.push(`${belongsToManyLabelsSql(em, c.property, c.labelProperty!, 'e."id"')} as "__m2n${index}"`);
+  });
+  plan = {
+    table: q(controller.meta.tableName),
+    from: `${q(controller.meta.tableName)} e`,
+    select: names.join(', '),
+    joins: joins.join(' '),
+    belongsTo,
+    belongsToMany,
+    rowState,
+  };
   plans.set(controller.columns, plan);
   return plan;
 }
@@ -135,36 +151,64 @@ export async function listWhere(controller: ResolvedController, query: ListQuery
 }
 
 /**
- * One statement for a page: its rows, the belongsTo labels (left joins) and the total (an
- * uncorrelated subquery PostgreSQL runs once, carried on every row).
+ * The total of a list as SQL columns `total` and `estimated` (docs/performance.md, "Counts"): a
+ * filtered list (any WHERE: scope, search, filter, a relation's condition) counts exactly; an
+ * unfiltered one answers PostgreSQL's own estimate of the table's rows (the planner's: `reltuples`
+ * scaled to the table's current size) when that reaches `exactCountLimit`, and counts exactly
+ * below it or when the table was never analyzed. The count is a subquery of the `else` branch,
+ * which PostgreSQL runs only when the branch is taken.
+ */
+function totalSql(plan: ListPlan, where: SqlPart, exactCountLimit: number): string {
+  const count = `(select count(*) from ${plan.from} ${where.sql})`;
+  if (where.sql) return `select ${count} as total, false as estimated`;
+  const estimate = `(select case when c.reltuples < 0 then null when c.relpages = 0 then c.reltuples
+      else c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::float8) end
+    from pg_class c where c.oid = '${plan.table.replace(/'/g, "''")}'::regclass)`;
+  return `select case when x.n >= ${exactCountLimit} then round(x.n)::bigint else ${count} end as total,
+      coalesce(x.n >= ${exactCountLimit}, false) as estimated
+    from (select ${estimate} as n) x`;
+}
+
+/**
+ * One statement for a page (docs/performance.md, "Lists at scale"): a deferred join, where the
+ * `page` CTE reads only the ids of the page (in sort order, then id; a `(sort column, id)` index
+ * serves it as an index-only scan, read backwards for `desc`, however deep the page), then the
+ * rows of those ids are joined with their belongsTo labels (left joins), their belongsToMany labels
+ * (correlated `json_agg` subqueries) and the total (a one-row CTE carried on every row).
  */
 export async function selectPage(
   controller: ResolvedController,
   query: ListQuery,
-  where: { sql: string; params: unknown[] },
+  where: SqlPart,
   em: EntityManager,
+  exactCountLimit: number,
 ) {
-  const plan = planFor(controller);
+  const plan = planFor(controller, em);
   const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
   const sortColumn = query.sort ? controller.columns.get(query.sort.column) : undefined;
   const order = sortColumn ? `order by ${column(sortColumn)} ${direction}, e."id" ${direction}` : 'order by e."id" asc';
-  const sql = `select ${plan.select}, (select count(*) from ${plan.from} ${where.sql}) as "__total"
-    from ${plan.from} ${plan.joins} ${where.sql} ${order}
-    limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`;
+  const sql = `with page as (
+      select e."id" from ${plan.from} ${where.sql} ${order}
+      limit ${query.perPage} offset ${(query.page - 1) * query.perPage}
+    ), total as (${totalSql(plan, where, exactCountLimit)})
+    select ${plan.select}, total.total as "__total", total.estimated as "__estimated"
+    from page join ${plan.from} on e."id" = page."id" ${plan.joins} cross join total ${order}`;
   const rows = await em.execute<Record<string, unknown>[]>(sql, [...where.params, ...where.params]);
   return { rows, plan };
 }
 
+/** The total alone (an empty later page): exact or estimated as `selectPage` decides. */
 export async function countRows(
   controller: ResolvedController,
-  where: { sql: string; params: unknown[] },
+  where: SqlPart,
   em: EntityManager,
-): Promise<number> {
-  const rows = await em.execute<Array<{ total: unknown }>>(
-    `select count(*) as total from ${planFor(controller).from} ${where.sql}`,
+  exactCountLimit: number,
+): Promise<{ total: number; estimated: boolean }> {
+  const rows = await em.execute<Array<{ total: unknown; estimated: unknown }>>(
+    totalSql(planFor(controller, em), where, exactCountLimit),
     where.params,
   );
-  return Number(rows[0]?.total ?? 0);
+  return { total: Number(rows[0]?.total ?? 0), estimated: rows[0]?.estimated === true };
 }
 
 /** A PostgreSQL timestamp as text (`2024-01-08 10:11:12.5+02`) to ISO 8601 in UTC. */
