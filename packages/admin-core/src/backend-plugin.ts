@@ -2,6 +2,7 @@ import { definePlugin } from './plugins/define.ts';
 import { adminsController, MANAGE_ADMINS } from './backend/admins.ts';
 import { rolesController } from './backend/roles.ts';
 import { auditController, VIEW_AUDIT } from './backend/audit.ts';
+import { yesNoAssets, yesNoFieldTypes } from './fields/yes-no.ts';
 
 /** `cms/backend`: the core's own plugin (admins, roles and the audit log, and the permissions that guard them). */
 export { MANAGE_ADMINS };
@@ -15,6 +16,9 @@ export const backendPlugin = definePlugin({
     { code: VIEW_AUDIT, label: 'backend::permissions.view_audit', tab: 'backend::permissions.tab_system', order: 110 },
   ],
   controllers: [adminsController, rolesController, auditController],
+  // The core's yes/no field types, registered like any plugin's (docs/field-types.md, "switch and checkbox").
+  assets: yesNoAssets,
+  fieldTypes: yesNoFieldTypes,
   navigation: [
     {
       code: 'system',

@@ -3,6 +3,18 @@
  * "Testing a plugin").
  */
 
+// The admin with a plugin's definition on a fresh embedded database, signed-in admins and a fetch
+// client: what a plugin's own tests need (docs/plugin-guide.md, "Testing a plugin").
+export {
+  startTestAdmin,
+  type SignInOptions,
+  type StartedTestAdmin,
+  type TestAdminOptions,
+  type TestClient,
+  type TestRequestOptions,
+  type TestResponse,
+} from './testing/admin.ts';
+
 // Start-up checks without a database: a plugin's definition against the registry's checks, and a
 // host configuration against `createAdmin`'s.
 export { registerPlugins } from './core.ts';

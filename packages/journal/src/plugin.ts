@@ -85,6 +85,24 @@ export const journalPlugin = definePlugin({
   ],
   settings: journalSettings,
   strings: journalStrings,
+  // Keys only code uses: the upload's refusals, the actions' messages, the preview partial's
+  // template, and the plural `posts.count` the admin application shows (docs/strings.md).
+  codeStrings: [
+    'media.folder_characters',
+    'media.folder_dots',
+    'media.folder_invalid',
+    'media.folder_too_long',
+    'media.name_taken',
+    'posts.actions.archived',
+    'posts.actions.bulk_published',
+    'posts.actions.published',
+    'posts.actions.reindex_off',
+    'posts.actions.reindexed',
+    'posts.count',
+    'posts.preview.truncated',
+    'posts.preview.unpublished',
+    'posts.preview.unsaved',
+  ].map((key) => `cms.journal::${key}`),
   entities: journalEntities,
   migrations: journalMigrations,
 });

@@ -5,10 +5,9 @@ export const JOURNAL_SETTINGS = 'journal';
 
 /**
  * The `journal` settings (docs/settings.md): the RSS feed's title, description, site link and
- * length (docs/journal.md, "RSS feed"), and the search-engine gate. `search_use_typesense` is a yes/no dropdown
- * (there is no checkbox type; docs/settings.md, "Field types on a settings form"): options
- * `true`/`false` store a JSON boolean, default `false` (the gate is off until an admin turns it
- * on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
+ * length (docs/journal.md, "RSS feed"), and the search-engine gate. `search_use_typesense` is a
+ * `switch` (the core's yes/no type; docs/field-types.md, "switch and checkbox"): it stores a JSON
+ * boolean, default `false` (the gate is off until an admin turns it on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
  * supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
  * The permission code is written out: `plugin.ts` imports this file, so importing
  * `JOURNAL_PERMISSIONS` back from it would be a cycle.
@@ -55,11 +54,10 @@ export const journalSettings: Record<string, SettingsDefinition> = {
           step: 1,
         },
         search_use_typesense: {
-          type: 'dropdown',
+          type: 'switch',
           label: 'cms.journal::settings.fields.search_use_typesense',
           comment: 'cms.journal::settings.fields.search_use_typesense_comment',
           tab: 'cms.journal::settings.tabs.search',
-          options: { true: 'cms.journal::settings.yes', false: 'cms.journal::settings.no' },
           default: false,
         },
         typesense_url: {
@@ -103,8 +101,6 @@ export const settingsStrings: StringTable = {
     'settings.fields.typesense_api_key': 'Typesense API key',
     'settings.fields.typesense_api_key_comment':
       'Stored encrypted and never shown again. The TYPESENSE_API_KEY environment variable, when set, is used instead.',
-    'settings.yes': 'Yes',
-    'settings.no': 'No',
   },
   de: {
     'settings.label': 'Journal',
@@ -127,7 +123,5 @@ export const settingsStrings: StringTable = {
     'settings.fields.typesense_api_key': 'Typesense-API-Schlüssel',
     'settings.fields.typesense_api_key_comment':
       'Wird verschlüsselt gespeichert und nie wieder angezeigt. Ist die Umgebungsvariable TYPESENSE_API_KEY gesetzt, wird sie stattdessen verwendet.',
-    'settings.yes': 'Ja',
-    'settings.no': 'Nein',
   },
 };

@@ -66,7 +66,12 @@ describe('the example app with a generated password', () => {
     const navigation = await fetch(`${first.app.url}${API}/navigation`, { headers: { authorization: `Bearer ${token}` } });
     expect(navigation.status).toBe(200);
     const entries = await data<Array<{ code: string; controller: string; sideMenu: Array<{ controller: string }> }>>(navigation);
-    expect(entries.map((entry) => entry.code)).toEqual(['journal', 'catalog', 'system']);
+    // In this order, whatever other plugin the app mounts.
+    expect(entries.map((entry) => entry.code).filter((code) => ['journal', 'catalog', 'system'].includes(code))).toEqual([
+      'journal',
+      'catalog',
+      'system',
+    ]);
     expect(entries.find((e) => e.code === 'journal')!.sideMenu.map((e) => e.controller)).toEqual([
       'cms/journal/posts',
       'cms/journal/categories',

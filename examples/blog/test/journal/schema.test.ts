@@ -19,12 +19,16 @@ describe('journal tables', () => {
   it('registers its entities and migrations with the plugin', () => {
     expect(journalPlugin.entities).toBe(journalEntities);
     expect(journalPlugin.migrations).toBe(journalMigrations);
-    expect(journalMigrations.map((m) => m.name)).toEqual(['cms.journal/0001-init', 'cms.journal/0002-media']);
+    expect(journalMigrations.map((m) => m.name)).toEqual([
+      'cms.journal/0001-init',
+      'cms.journal/0002-media',
+      'cms.journal/0003-list-indexes',
+    ]);
   });
 
   it('records its migration in cms_migrations', async () => {
     const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'cms.journal/%' order by id`);
-    expect(rows.map((r) => r.name)).toEqual(['cms.journal/0001-init', 'cms.journal/0002-media']);
+    expect(rows.map((r) => r.name)).toEqual(['cms.journal/0001-init', 'cms.journal/0002-media', 'cms.journal/0003-list-indexes']);
   });
 
   it('creates journal_categories', async () => {
@@ -67,6 +71,10 @@ describe('journal tables', () => {
     const indexes = await indexesOf(t, 'journal_posts');
     expect(indexes.journal_posts_published_at_id).toMatch(/\(published_at DESC, id DESC\)/);
     expect(indexes.journal_posts_slug_unique).toMatch(/UNIQUE/);
+    // Lists at scale (docs/performance.md): trigram indexes of the searchable columns, (title, id) for the sort.
+    expect(indexes.journal_posts_title_trgm).toMatch(/USING gin \(title gin_trgm_ops\)/);
+    expect(indexes.journal_posts_slug_trgm).toMatch(/USING gin \(slug gin_trgm_ops\)/);
+    expect(indexes.journal_posts_title_id).toMatch(/USING btree \(title, id\)/);
 
     await expectSqlError(
       t.sql(`insert into journal_posts (title, slug, status) values ('x', 'bad-status', 'deleted')`),

@@ -79,7 +79,7 @@ describe('journal settings', () => {
       ['rss_description', 'textarea', 'RSS-Feed'],
       ['rss_link', 'text', 'RSS-Feed'],
       ['rss_limit', 'number', 'RSS-Feed'],
-      ['search_use_typesense', 'dropdown', 'Suche'],
+      ['search_use_typesense', 'switch', 'Suche'],
       ['typesense_url', 'text', 'Suche'],
       ['typesense_api_key', 'password', 'Suche'],
     ]);
@@ -87,11 +87,9 @@ describe('journal settings', () => {
     expect(gate).toMatchObject({
       label: 'Beiträge in Typesense indexieren',
       default: false,
-      options: [
-        { label: 'Ja', value: true },
-        { label: 'Nein', value: false },
-      ],
+      element: 'cms-switch',
     });
+    expect(gate).not.toHaveProperty('options');
   });
 
   it('saves end to end, and plugin code reads the values (the gate as a boolean, the key decrypted)', async () => {
@@ -126,8 +124,13 @@ describe('journal settings', () => {
       typesense_url: 'http://127.0.0.1:8108',
       typesense_api_key: 'stored-key-123',
     });
-    expect((await client.put('settings/journal', { search_use_typesense: 'false' })).body.data.search_use_typesense).toBe(false);
-    expect((await client.put('settings/journal', { search_use_typesense: 'sometimes' })).status).toBe(422);
+    expect((await client.put('settings/journal', { search_use_typesense: false })).body.data.search_use_typesense).toBe(false);
+    // A switch takes true or false only: text and numbers are refused, and the stored value stays.
+    for (const value of ['true', 'sometimes', 1]) {
+      const refused = await client.put('settings/journal', { search_use_typesense: value });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.details).toEqual({ search_use_typesense: ['This field must be true or false.'] });
+    }
     expect((await client.put('settings/journal', { typesense_api_key: 42 })).status).toBe(422);
     expect((await t.core.settings.values('journal')).search_use_typesense).toBe(false);
   });

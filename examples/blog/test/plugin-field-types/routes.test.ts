@@ -35,7 +35,8 @@ describe('plugin field types in schemas', () => {
     expect(res.body.meta).toEqual({});
     type Listed = { alias: string; scripts: string[]; styles: string[] };
     const byAlias: Record<string, Listed> = Object.fromEntries((res.body.data as Listed[]).map((type) => [type.alias, type]));
-    expect(Object.keys(byAlias)).toEqual(['color', 'stamp', 'motto']);
+    // The backend plugin registers first: the core's yes/no types (docs/field-types.md, "switch and checkbox").
+    expect(Object.keys(byAlias)).toEqual(['switch', 'checkbox', 'color', 'stamp', 'motto']);
     expect(byAlias.stamp).toEqual({
       alias: 'stamp',
       plugin: 'tfx.lab',

@@ -82,8 +82,11 @@ describe('cms/journal/posts: comments', () => {
     expect(schema.manageForm.map((f: { name: string; type: string }) => [f.name, f.type])).toEqual([
       ['author_name', 'text'],
       ['body', 'textarea'],
-      ['is_approved', 'dropdown'],
+      ['is_approved', 'switch'],
     ]);
+    // The core's yes/no type, registered by the backend plugin: its element, no options.
+    expect(schema.manageForm[2]).toMatchObject({ name: 'is_approved', element: 'cms-switch', default: false, typeOptions: {} });
+    expect(schema.manageForm[2]).not.toHaveProperty('options');
     expect(schema.manageForm.slice(0, 2).every((f: { required?: boolean }) => f.required === true)).toBe(true);
     expect(Object.keys(schema.messages).sort()).toEqual(
       [
@@ -126,7 +129,7 @@ describe('cms/journal/posts: comments', () => {
     it('creates, shows, updates and deletes children; a child of another post is 404', async () => {
       const post = await newPost();
       const other = await newPost();
-      const created = await su.post(`${rel(post)}/records`, { author_name: 'Ann', body: 'First!', is_approved: 'true' });
+      const created = await su.post(`${rel(post)}/records`, { author_name: 'Ann', body: 'First!', is_approved: true });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body.data).toMatchObject({ author_name: 'Ann', body: 'First!', is_approved: true });
       const child = created.body.data.id as number;
@@ -139,7 +142,7 @@ describe('cms/journal/posts: comments', () => {
       const shown = await su.get(`${rel(post)}/records/${child}`);
       expect(shown.status).toBe(200);
       expect(shown.body.data).toEqual({ id: child, author_name: 'Ann', body: 'First!', is_approved: true });
-      const updated = await su.put(`${rel(post)}/records/${child}`, { body: 'Edited', is_approved: 'false' });
+      const updated = await su.put(`${rel(post)}/records/${child}`, { body: 'Edited', is_approved: false });
       expect(updated.status, JSON.stringify(updated.body)).toBe(200);
       expect(updated.body.data).toMatchObject({ body: 'Edited', is_approved: false });
       expect(await t.sql('select body, is_approved, post_id from journal_comments where id = ?', [child])).toEqual([

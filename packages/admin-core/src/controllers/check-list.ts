@@ -203,7 +203,6 @@ function checkActions(at: At, list: ListConfig): void {
     actions.forEach((action: unknown, index: number) => {
       onlyKeys(at, `list.${key}.${index}`, action, keys, '{ name, label, … }');
       mustString(at, `list.${key}.${index}.name`, action.name, true);
-      if (key === 'bulkActions') mustString(at, `list.${key}.${index}.label`, action.label, true);
       for (const text of keys.slice(1)) mustString(at, `list.${key}.${index}.${text}`, action[text]);
     });
   }
@@ -213,6 +212,34 @@ function checkActions(at: At, list: ListConfig): void {
       throw at('list.toolbar.buttons', 'must be a list of button names', 'Use for example `["create", "delete"]`.');
     }
   }
+}
+
+/** The page sizes a list offers when it declares none (docs/controllers.md, "ListConfig"). */
+export const DEFAULT_PER_PAGE_OPTIONS: readonly number[] = Object.freeze([20, 50, 100]);
+
+const isPageSize = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 1 && (n as number) <= 500;
+
+/**
+ * `recordsPerPage` and `perPageOptions`: without declared options, a `recordsPerPage` outside
+ * the defaults is added to them (in order); declared options must include it, and the message
+ * shows the options it was compared with.
+ */
+function checkPaging(at: At, config: ListConfig): { perPageOptions: number[]; recordsPerPage: number } {
+  const declared = config.perPageOptions;
+  if (declared !== undefined && (!Array.isArray(declared) || declared.length === 0 || !declared.every(isPageSize))) {
+    throw at('list.perPageOptions', 'must be a list of whole numbers from 1 to 500', 'For example [20, 50, 100].');
+  }
+  const options = declared ?? DEFAULT_PER_PAGE_OPTIONS;
+  const recordsPerPage = config.recordsPerPage ?? options[0]!;
+  if (!isPageSize(recordsPerPage))
+    throw at('list.recordsPerPage', `${JSON.stringify(recordsPerPage)} is not a whole number from 1 to 500`, 'For example 20.');
+  if (options.includes(recordsPerPage)) return { perPageOptions: [...options], recordsPerPage };
+  if (declared === undefined) return { perPageOptions: [...options, recordsPerPage].sort((a, b) => a - b), recordsPerPage };
+  throw at(
+    'list.recordsPerPage',
+    `${recordsPerPage} is not one of perPageOptions [${declared.join(', ')}]`,
+    `Add ${recordsPerPage} to perPageOptions, or pick one of them.`,
+  );
 }
 
 /** Checks a list config against the entity and resolves its columns. */
@@ -258,17 +285,7 @@ export function checkList(
       'Mark a text column `searchable: true`, or remove `showSearch`.',
     );
 
-  const perPageOptions = config.perPageOptions ?? [20, 50, 100];
-  if (
-    !Array.isArray(perPageOptions) ||
-    perPageOptions.length === 0 ||
-    !perPageOptions.every((n) => Number.isSafeInteger(n) && n >= 1 && n <= 500)
-  ) {
-    throw at('list.perPageOptions', 'must be a list of whole numbers from 1 to 500', 'For example [20, 50, 100].');
-  }
-  const recordsPerPage = config.recordsPerPage ?? perPageOptions[0]!;
-  if (!perPageOptions.includes(recordsPerPage))
-    throw at('list.recordsPerPage', `${String(recordsPerPage)} is not one of perPageOptions`, 'Pick one of perPageOptions.');
+  const { perPageOptions, recordsPerPage } = checkPaging(at, config);
   if (config.defaultSort !== undefined) {
     onlyKeys(at, 'list.defaultSort', config.defaultSort, ['column', 'direction'], '{ column, direction }');
     if (!config.columns?.[config.defaultSort.column]?.sortable)

@@ -33,7 +33,7 @@ export function resolveRelations(
     const fields = new Map(controller.fields);
     for (const relation of relations.values()) {
       const field = fields.get(relation.field)!;
-      fields.set(relation.field, { ...field, config: { ...field.config, deferrable: relation.deferrable } });
+      fields.set(relation.field, { ...field, config: { ...field.config, deferrable: relation.deferrable } as FieldConfig });
     }
     out.set(address, { ...controller, fields, relations });
   }

@@ -4,7 +4,8 @@ import type { FieldType, PropertyInfo, RelationTarget } from '../fields/types.ts
 import { checkField } from '../fields/config.ts';
 import { relationKindOf } from '../fields/relation.ts';
 import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
-import type { ControllerConfig, FieldConfig, ListConfig } from './types.ts';
+import type { ControllerConfig, FieldConfig, ListConfig, Scope } from './types.ts';
+import { checkedScope, unknownConditionKey, type ScopePlace } from './no-rows.ts';
 import { checkActions } from '../behaviors/actions/check.ts';
 import { checkPartials } from '../behaviors/partials/check.ts';
 import type { ResolvedRelation } from './relation-types.ts';
@@ -25,10 +26,13 @@ export interface ResolvedField {
   relation?: RelationTarget;
 }
 
+/** A controller's configuration as the engine runs it: each scope a function whose conditions are checked. */
+export type ResolvedControllerConfig = Omit<ControllerConfig, 'scopes'> & { scopes?: { list?: Scope; form?: Scope } };
+
 export interface ResolvedController {
   address: string;
   plugin: string;
-  config: ControllerConfig;
+  config: ResolvedControllerConfig;
   meta: EntityMetadata;
   permissions: string[];
   fields: Map<string, ResolvedField>;
@@ -87,8 +91,12 @@ function checkShapes(at: At, config: ControllerConfig): void {
     const value = config[key];
     if (value === undefined) continue;
     onlyKeys(at, key, value, known, `{ ${known.join(', ')} } of functions`);
-    for (const [name, fn] of Object.entries(value))
-      if (typeof fn !== 'function') throw at(`${key}.${name}`, 'must be a function', 'Pass a function.');
+    for (const [name, fn] of Object.entries(value)) {
+      // A scope may also be a fixed condition (checked against the entity in `resolveScopes`).
+      if (key === 'scopes' && isObject(fn)) continue;
+      if (typeof fn !== 'function')
+        throw at(`${key}.${name}`, key === 'scopes' ? 'must be a function or a condition' : 'must be a function', 'Pass a function.');
+    }
   }
   const form = config.form;
   if (form === undefined) return;
@@ -120,6 +128,49 @@ function checkShapes(at: At, config: ControllerConfig): void {
     if (typeof form.preview.headerPartial !== 'string' || form.preview.headerPartial === '')
       throw at('form.preview.headerPartial', 'must name a partial', 'Use for example "preview_header".');
   }
+}
+
+/**
+ * The scopes as the engine calls them (docs/controllers.md, "Scopes"): a fixed condition is
+ * checked against the entity now (a start-up error naming the property); a function's conditions
+ * are checked on every call (a logged error naming plugin, controller and property; the client
+ * gets the opaque 500). Scope filters likewise.
+ */
+function resolveScopes(
+  at: At,
+  config: ControllerConfig,
+  list: ListConfig | undefined,
+  meta: EntityMetadata,
+  place: (key: string) => ScopePlace,
+): { scopes?: ResolvedControllerConfig['scopes']; list?: ListConfig } {
+  let scopes: ResolvedControllerConfig['scopes'];
+  if (config.scopes !== undefined) {
+    scopes = {};
+    for (const kind of ['list', 'form'] as const) {
+      const scope = config.scopes[kind];
+      if (scope === undefined) continue;
+      if (typeof scope === 'function') {
+        scopes[kind] = checkedScope(scope, meta, place(`scopes.${kind}`));
+        continue;
+      }
+      const bad = unknownConditionKey(scope, meta);
+      if (bad !== undefined)
+        throw at(
+          `scopes.${kind}`,
+          `the condition names "${bad}", which is not a property of the entity ${meta.className}`,
+          'Name a property of the entity.',
+        );
+      scopes[kind] = () => scope;
+    }
+  }
+  if (!list?.filters || !Object.values(list.filters).some((filter) => typeof filter.scope === 'function')) return { scopes, list };
+  const filters = Object.fromEntries(
+    Object.entries(list.filters).map(([name, filter]) => [
+      name,
+      filter.scope ? { ...filter, scope: checkedScope(filter.scope, meta, place(`list.filters.${name}.scope`)) } : filter,
+    ]),
+  );
+  return { scopes, list: { ...list, filters } };
 }
 
 /** A property's metadata as field types see it. */
@@ -241,19 +292,25 @@ export function resolveController(address: string, config: ControllerConfig, ctx
     fields.set(name, { name, config: field, type, property, info, relation });
   }
 
-  const { list, columns } =
+  const checked =
     config.list === undefined ? { list: undefined, columns: new Map<string, ResolvedColumn>() } : checkList(at, config.list, meta);
+  const columns = checked.columns;
+  const place = (key: string): ScopePlace => ({ plugin: ctx.plugin, controller: ctx.shownAs ?? address, key: rename(key) });
+  const scoped = resolveScopes(at, config, checked.list, meta, place);
+  const list = scoped.list as typeof checked.list;
   for (const permission of config.permissions ?? []) {
     if (!ctx.permissionCodes.has(permission))
       throw at('permissions', `unknown permission "${permission}"`, "Declare it in some plugin's `permissions`.");
   }
+  // The engine's copy carries the checked scopes; the partials' cache is keyed by it.
+  const resolved: ResolvedControllerConfig = scoped.scopes ? { ...config, scopes: scoped.scopes } : (config as ResolvedControllerConfig);
   checkActions(at, config, ctx.permissionCodes);
-  checkPartials(at, config);
+  checkPartials(at, resolved);
   const reorder = config.reorder === undefined ? undefined : checkReorder(at, config.reorder, meta);
   return {
     address,
     plugin: ctx.plugin,
-    config,
+    config: resolved,
     meta,
     permissions: config.permissions ?? [],
     fields,

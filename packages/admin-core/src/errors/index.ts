@@ -91,14 +91,18 @@ const ofKind = (kind: ErrorKind, code: AdminErrorCode | PluginErrorCode, fallbac
 export const Unauthorized = (messageKey?: string, code: CodeOfKind<'unauthorized'> | PluginErrorCode = 'unauthenticated') =>
   ofKind('unauthorized', code, 'backend::errors.unauthenticated', { messageKey });
 
-export const Forbidden = (messageKey?: string, details?: ErrorDetails) => new AdminError('forbidden', { messageKey, details });
+/**
+ * A 403. `details` first (they name the refused fields, as in `Validation(details)`); the message key
+ * is optional (default "You may not do this."): `Forbidden()`, `Forbidden({ is_superuser: ['…'] })`.
+ */
+export const Forbidden = (details?: ErrorDetails, messageKey?: string) => new AdminError('forbidden', { messageKey, details });
 
 export const NotFound = (messageKey?: string) => new AdminError('not_found', { messageKey });
 
 export const Conflict = (code: CodeOfKind<'conflict'> | PluginErrorCode, messageKey?: string) =>
   ofKind('conflict', code, 'backend::errors.conflict', { messageKey });
 
-/** A 422 whose `details` name each offending field. */
+/** A 422 whose `details` name each offending field; the code (default `validation_failed`) and the message key are optional. */
 export const Validation = (
   details: ErrorDetails,
   code: CodeOfKind<'validation'> | PluginErrorCode = 'validation_failed',

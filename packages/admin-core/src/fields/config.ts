@@ -2,6 +2,8 @@ import { BUILTIN_FIELD_TYPES } from './registry.ts';
 import { configError, isPlainObject, isScalar, isString, must } from './common.ts';
 import { isCustomElementName } from './widget.ts';
 import { checkWriteRule } from './write.ts';
+import { checkCrossFieldRules } from './cross.ts';
+import { CORE_FIELD_TYPE_NAMES } from './yes-no.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
 
 /** Keys every field may have (the FormField keys, `virtual` and `property` for binding, `write` for permissions; docs/controllers.md, "FieldConfig"). */
@@ -21,6 +23,9 @@ export const GENERAL_FIELD_KEYS = [
   'virtual',
   'property',
   'write',
+  'after',
+  'before',
+  'validate',
 ] as const;
 /** Keys of a plugin field type that declares no `keys` of its own (docs/field-types.md, "Declaring one"). */
 export const PLUGIN_FIELD_KEYS = ['typeOptions', 'element', 'translatable'] as const;
@@ -30,13 +35,17 @@ const SPANS = ['auto', 'left', 'right', 'full', 'row'];
 export const BUILTIN_FIELD_TYPE_NAMES: readonly string[] = Object.freeze([...BUILTIN_FIELD_TYPES.keys()]);
 
 /**
- * Whether a field's `type` is a plugin alias rather than a built-in type. Forms that cannot host
- * a plugin type (settings forms; relation `manageForm`/`pivotForm` once they exist) refuse such a
- * field at start-up: their values are not saved through a controller's transaction, and their
- * FormView serves no plugin assets.
+ * Whether a field's `type` is another plugin's alias rather than a built-in type or one of the
+ * core's own types (`switch`, `checkbox`: registered by the backend plugin through the plugin
+ * field type mechanism, docs/field-types.md, "switch and checkbox"). Forms that cannot host a
+ * plugin type (settings forms, relation forms) refuse such a field at start-up: their values are
+ * not saved through a controller's transaction, and their FormView serves no plugin assets. The
+ * core's own types are exempt: their element ships with the admin application.
  */
-export const isPluginFieldType = (type: string | { name: string }): boolean =>
-  !BUILTIN_FIELD_TYPES.has(typeof type === 'string' ? type : type.name);
+export const isPluginFieldType = (type: string | { name: string }): boolean => {
+  const name = typeof type === 'string' ? type : type.name;
+  return !BUILTIN_FIELD_TYPES.has(name) && !CORE_FIELD_TYPE_NAMES.includes(name);
+};
 
 /**
  * Checks the general keys of any field, and refuses keys its type does not read: a typo or a key
@@ -101,6 +110,7 @@ export function checkFieldConfig(
   }
   must.boolean(ctx, 'translatable', field.translatable);
   checkWriteRule(field, ctx, type);
+  checkCrossFieldRules(field, ctx, type);
 }
 
 /** `preset` (text and mltext only, by their `keys`): `{ field, type: 'slug' | 'exact' }`. */

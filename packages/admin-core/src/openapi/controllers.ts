@@ -1,3 +1,4 @@
+import { offeredBulkActions } from '../behaviors/actions/bulk.ts';
 import type { ResolvedController, ResolvedRelation } from '../controllers/resolve.ts';
 import type { RouteDefinition } from '../http/types.ts';
 import { fileFields } from '../behaviors/files/field.ts';
@@ -77,7 +78,7 @@ function listParams(controller: ResolvedController, withFilters: boolean): Param
 /** The record actions, bulk actions, toolbar actions and widget fields a route may name. */
 const actionNames = (controller: ResolvedController, kind: 'record' | 'bulk' | 'toolbar') => {
   const registered = Object.keys(controller.config.actions?.[kind] ?? {});
-  if (kind === 'bulk') return (controller.list.bulkActions ?? []).map((a) => a.name).filter((name) => registered.includes(name));
+  if (kind === 'bulk') return offeredBulkActions(controller.config).map((a) => a.name);
   if (kind === 'toolbar') return (controller.list.toolbar?.buttons ?? []).filter((name) => registered.includes(name));
   return registered;
 };

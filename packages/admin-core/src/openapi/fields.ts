@@ -2,6 +2,7 @@ import type { EntityProperty } from '@mikro-orm/core';
 import type { ResolvedColumn, ResolvedField } from '../controllers/resolve.ts';
 import { pluginFieldTypeOf } from '../fields/plugin/field-type.ts';
 import { separatorOf } from '../fields/taglist.ts';
+import { CORE_FIELD_TYPE_NAMES } from '../fields/yes-no.ts';
 import { ID } from './components.ts';
 import {
   anyValue,
@@ -147,6 +148,9 @@ export function recordValue(field: ResolvedField, locales: readonly string[]): S
 export function inputValue(field: ResolvedField, locales: readonly string[]): Schema | undefined {
   if (field.type.storage === 'none') return undefined;
   const type = pluginFieldTypeOf(field.type);
+  // The core's yes/no types take the JSON booleans only (docs/field-types.md, "switch and checkbox").
+  if (type && CORE_FIELD_TYPE_NAMES.includes(type.name))
+    return boolean({ nullable: true, description: 'true or false; null clears a nullable column.' });
   if (type) {
     const description = `Decoded by the ${type.name} field type${type.translatable ? ', per locale' : ''}; null clears it.`;
     return type.translatable ? { ...mapOf(anyValue()), nullable: true, description } : anyValue(description);

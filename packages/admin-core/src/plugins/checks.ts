@@ -91,6 +91,16 @@ export function checkNavigation(plugin: string, entries: readonly NavigationDefi
 
 /** A message is a string or plural forms with at least `other`; a bad one would break `t()`. */
 export function checkStrings(plugin: PluginDeclaration, code: string) {
+  const codeStrings: unknown = plugin.codeStrings;
+  if (codeStrings !== undefined) {
+    const valid = Array.isArray(codeStrings) && codeStrings.every((key) => typeof key === 'string' && key.includes('::'));
+    if (!valid)
+      throw ConfigError.at(
+        { plugin: code, key: 'codeStrings' },
+        'must be a list of string keys such as "acme.catalog::products.saved"',
+        'List the keys your code passes to `ctx.t` or to error messages, for example with `s()` of `defineStrings`.',
+      );
+  }
   if (plugin.strings === undefined) return;
   if (typeof plugin.strings !== 'object' || plugin.strings === null) {
     throw ConfigError.at(

@@ -21,6 +21,11 @@ export interface PluginDeclaration {
   navigation?: NavigationDefinition[];
   /** Strings by locale; served under `{vendor}.{name}::`. */
   strings?: StringTable;
+  /**
+   * String keys (`vendor.name::key`) the plugin's code uses (an action's message, a validation
+   * message): checked at start-up like the keys its definition names (docs/strings.md).
+   */
+  codeStrings?: readonly string[];
   entities?: EntitySchema<any, any>[];
   /** Migrations owned by the plugin, in order; names must be unique across all plugins. */
   migrations?: MigrationObject[];

@@ -3,13 +3,15 @@ import type { ResolvedField } from '../controllers/resolve.ts';
 import type { FieldConfig } from '../controllers/types.ts';
 import { checkField } from '../fields/config.ts';
 import { BUILTIN_FIELD_TYPES } from '../fields/registry.ts';
-import type { PropertyInfo } from '../fields/types.ts';
+import type { FieldType, PropertyInfo } from '../fields/types.ts';
+import { CORE_FIELD_TYPES } from '../fields/yes-no.ts';
 import { isObject } from '../controllers/check-list.ts';
 
 /**
- * Built-in types a settings form accepts. Settings values are one JSON object per code, not an
- * entity, so every type that needs a record (relations, files, a permission map of an admin) or a
- * controller (partials, widget actions) is refused; plugin field types are refused too (docs/settings.md).
+ * Types a settings form accepts. Settings values are one JSON object per code, not an entity, so
+ * every type that needs a record (relations, files, a permission map of an admin) or a controller
+ * (partials, widget actions) is refused; plugin field types are refused too, except the core's own
+ * yes/no types `switch` and `checkbox` (docs/settings.md).
  */
 export const SETTINGS_FIELD_TYPES: readonly string[] = [
   'text',
@@ -23,7 +25,12 @@ export const SETTINGS_FIELD_TYPES: readonly string[] = [
   'money',
   'richeditor',
   'markdown',
+  'switch',
+  'checkbox',
 ];
+
+/** The types a settings field may name: the built-in ones and the core's yes/no types. */
+const SETTINGS_TYPES: ReadonlyMap<string, FieldType> = new Map([...BUILTIN_FIELD_TYPES, ...CORE_FIELD_TYPES]);
 
 /** Why a built-in type is refused, in the start-up error. */
 const REFUSED: Readonly<Record<string, string>> = {
@@ -74,9 +81,12 @@ export function settingsProperty(name: string, field: FieldConfig): PropertyInfo
         : field.mode === 'time'
           ? column('time', 'string')
           : column('timestamptz', 'string');
+    case 'switch':
+    case 'checkbox':
+      return column('boolean', 'boolean');
     case 'dropdown': {
-      // No checkbox type: a dropdown whose only options are `true`/`false` stores a boolean
-      // (docs/settings.md, "Field types on a settings form").
+      // A dropdown whose only options are `true`/`false` stores a boolean, as over a boolean
+      // column (a yes/no value is better a `switch`: docs/settings.md, "Field types on a settings form").
       const keys = Object.keys(isObject(field.options) ? field.options : {});
       return keys.length > 0 && keys.every((key) => key === 'true' || key === 'false')
         ? column('boolean', 'boolean')
@@ -128,7 +138,7 @@ export function resolveSettingsFields(plugin: string, code: string, fields: unkn
         `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`,
       );
     }
-    if (typeof type !== 'string' || !SETTINGS_FIELD_TYPES.includes(type) || !BUILTIN_FIELD_TYPES.has(type)) {
+    if (typeof type !== 'string' || !SETTINGS_FIELD_TYPES.includes(type) || !SETTINGS_TYPES.has(type)) {
       throw at(
         `${name}.type`,
         `${JSON.stringify(type)} is not a built-in field type a settings form accepts (plugin field types are refused on settings forms)`,
@@ -152,14 +162,14 @@ export function resolveSettingsFields(plugin: string, code: string, fields: unkn
           locales: [],
           fields: fields as Record<string, FieldConfig>,
         },
-        BUILTIN_FIELD_TYPES,
+        SETTINGS_TYPES,
       );
     } catch (error) {
       // The field checks name `form.fields.<field>`; here the form belongs to a settings code.
       if (error instanceof ConfigError) throw new ConfigError(error.message.replace('key "form.fields.', `key "${where}.`));
       throw error;
     }
-    resolved.set(name, { name, config, type: BUILTIN_FIELD_TYPES.get(type)!, info: property });
+    resolved.set(name, { name, config, type: SETTINGS_TYPES.get(type)!, info: property });
   }
   return resolved;
 }

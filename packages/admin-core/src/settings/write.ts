@@ -3,6 +3,7 @@ import type { OperationContext } from '../context/operation.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import { refusalCode, Validation, type ErrorDetails } from '../errors/index.ts';
 import { containsNul } from '../fields/common.ts';
+import { crossFieldRefusals, validateRefusals } from '../fields/cross.ts';
 import { FieldError, type FieldDecodeContext, type FieldErrorCode } from '../fields/types.ts';
 import { isPlainObject } from '../validation/values.ts';
 import { SettingsRecord, type ISettingsRecord } from './entities.ts';
@@ -15,11 +16,17 @@ import { recordAudit } from '../audit/record.ts';
 /** The longest secret accepted, in characters (an API key or a PEM private key fits). */
 export const MAX_SECRET_LENGTH = 16_384;
 
-/** Field refusals collected over the whole body, answered as one 422 before anything is written. */
+/**
+ * Field refusals collected over the whole body (unknown keys, decode errors, cross-field rules and
+ * `validate`), answered as one 422 before anything is written (docs/settings.md, "Saving").
+ */
 class Refusals {
   readonly details: ErrorDetails = {};
   readonly codes = new Set<FieldErrorCode>();
+  /** Keys and fields already refused: later steps skip them. */
+  readonly fields = new Set<string>();
   add(field: string, message: string, code: FieldErrorCode = 'validation_failed') {
+    this.fields.add(field);
     // Own keys only: a key `__proto__` or `constructor` is named like any other, never assigned
     // to (or read from) the prototype.
     if (!Object.hasOwn(this.details, field))
@@ -32,15 +39,13 @@ class Refusals {
   }
 }
 
-/** Unknown keys and read-only fields: 422 naming each key, before any database work. */
-function checkKeys(entry: RegisteredSettings, body: Record<string, unknown>, ctx: OperationContext) {
-  const refusals = new Refusals();
+/** Unknown keys and read-only fields: refusals naming each key, answered with the values' own. */
+function checkKeys(entry: RegisteredSettings, body: Record<string, unknown>, ctx: OperationContext, refusals: Refusals) {
   for (const key of Object.keys(body)) {
     const field = entry.fields.get(key);
     if (!field) refusals.add(key, ctx.t('backend::validation.unknown_key'));
     else if (field.config.readOnly) refusals.add(key, ctx.t('backend::validation.read_only'));
   }
-  refusals.throwIfAny();
 }
 
 /**
@@ -69,7 +74,8 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
   const { settings, config, strings } = ctx.services;
   const body = rawBody === undefined ? {} : rawBody;
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
-  checkKeys(entry, body, ctx);
+  const refusals = new Refusals();
+  checkKeys(entry, body, ctx, refusals);
   return ctx.transaction(async (em) => {
     // Concurrent first saves of one code: one inserts, the others wait on its row lock.
     const inserted = await em.execute('insert into cms_settings (code) values (?) on conflict (code) do nothing returning code', [
@@ -83,14 +89,20 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
     )) as ISettingsRecord;
     const storedData = { ...(record.data ?? {}) };
     const storedSecrets = { ...(record.secrets ?? {}) };
-    const refusals = new Refusals();
     const notices: SettingsNotice[] = [];
+    /** The values this save decoded, by field name (for the cross-field rules and `validate`). */
+    const sent = new Map<string, unknown>();
     const data: Record<string, unknown> = {};
     const secrets: Record<string, string> = {};
     for (const field of entry.fields.values()) {
       const present = Object.hasOwn(body, field.name);
       // Own keys only: a field named `constructor` is absent unless sent.
       const value = present ? body[field.name] : undefined;
+      // A read-only key was refused with the unknown ones: the stored value stays.
+      if (present && refusals.fields.has(field.name)) {
+        if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
+        continue;
+      }
       try {
         if (isSecret(field)) {
           const sealed = decodeSecret(value, field, entry.code, settings);
@@ -132,13 +144,27 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
             decodeContext(undefined, () => {}),
           );
         }
-        if (decoded !== undefined) data[field.name] = decoded;
-        else if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
+        if (decoded !== undefined) {
+          data[field.name] = decoded;
+          sent.set(field.name, decoded);
+        } else if (Object.hasOwn(storedData, field.name)) data[field.name] = storedData[field.name];
       } catch (error) {
         if (!(error instanceof FieldError)) throw error;
         refusals.add(field.name, ctx.t(error.messageKey, error.params), error.code);
       }
     }
+    // Cross-field rules and fields' own `validate` (docs/field-types.md, "Cross-field rules").
+    for (const refusal of crossFieldRefusals({
+      fields: entry.fields,
+      values: sent,
+      refused: refusals.fields,
+      stored: (field) => storedData[field.name],
+      encode: { locales: config.locales },
+      label: (field) => (field.config.label ? ctx.t(field.config.label) : field.name),
+    }))
+      refusals.add(refusal.field, ctx.t(refusal.error.messageKey, refusal.error.params), refusal.error.code);
+    for (const refusal of await validateRefusals(entry.fields.values(), Object.freeze(Object.fromEntries(sent)), refusals.fields))
+      refusals.add(refusal.field, ctx.t(refusal.message));
     // A bound secret follows its fields: changed without a new secret, the stored one is cleared.
     for (const [secret, bound] of Object.entries(entry.definition.form?.bindSecrets ?? {})) {
       const sentNew = typeof body[secret] === 'string' && body[secret] !== '';

@@ -94,7 +94,7 @@ const actions = defineActions<IItem>({
       async run(item, { em }) {
         item.note = 'written before the refusal';
         await em.flush();
-        throw Forbidden('backend::errors.forbidden', { note: ['test.actions::refused'] });
+        throw Forbidden({ note: ['test.actions::refused'] });
       },
     },
     data: {

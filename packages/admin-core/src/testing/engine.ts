@@ -128,8 +128,7 @@ export const notesController = defineController({
     beforeSave(record, { principal, mode, values }) {
       if (mode === 'create') record.owner_id = principal.admin.id;
       if (typeof values.pin === 'string') record.pin_length = values.pin.length;
-      if (values.title === 'forbidden')
-        throw Forbidden('backend::errors.forbidden', { title: ['backend::validation.invalid'], rank: ['Not this rank.'] });
+      if (values.title === 'forbidden') throw Forbidden({ title: ['backend::validation.invalid'], rank: ['Not this rank.'] });
     },
     afterSave(record) {
       // After the flush: the rows are written, and must be rolled back.

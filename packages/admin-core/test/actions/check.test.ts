@@ -74,10 +74,10 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
   ],
   ['an unknown key of a record action', (c) => (actions(c).record.publish.icon = 'x'), 'actions.record.publish.icon', /unknown key "icon"/],
   [
-    'a label on a bulk action (it comes from the list)',
-    (c) => (actions(c).bulk.publish.label = 'x'),
-    'actions.bulk.publish.label',
-    /unknown key "label".*permissions, run/,
+    'an unknown key of a bulk action',
+    (c) => (actions(c).bulk.publish.danger = true),
+    'actions.bulk.publish.danger',
+    /unknown key "danger".*label, confirm, permissions, run/,
   ],
   [
     'a confirm on a toolbar action',
@@ -154,11 +154,18 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
     /declared twice/,
   ],
   [
-    'a registered bulk action the list does not declare',
-    (c) => (c.list.bulkActions = []),
-    'actions.bulk.publish',
-    /not declared in `list.bulkActions`, so it can never run/,
+    'a bulk action with no label, neither its own nor in `list.bulkActions`',
+    (c) => (c.list.bulkActions = [{ name: 'publish' }]),
+    'actions.bulk.publish.label',
+    /the bulk action has no label/,
   ],
+  [
+    'a bulk action declared once, without a label',
+    (c) => delete c.list.bulkActions,
+    'actions.bulk.publish.label',
+    /the bulk action has no label/,
+  ],
+  ['a bulk action label that is not text', (c) => (actions(c).bulk.publish.label = 3), 'actions.bulk.publish.label', /non-empty string/],
   [
     'a toolbar button that is neither built in nor registered',
     (c) => c.list.toolbar.buttons.push('export'),
@@ -235,6 +242,16 @@ describe('start-up checks of actions', () => {
     const message = (error as Error).message;
     expect(message.startsWith(`plugin "test.check", controller "test/check/things", key "${key}": `), message).toBe(true);
     expect(message).toMatch(problem);
+  });
+
+  it('a bulk action is declared once: `list.bulkActions` may be left out, or order and hide', () => {
+    const once = copy(valid());
+    delete (once.list as Record<string, unknown>).bulkActions;
+    (once.actions as Record<string, any>).bulk.publish.label = 'Publish';
+    expect(() => checkActions(at, once, codes)).not.toThrow();
+    const hidden = copy(valid());
+    hidden.list!.bulkActions = [];
+    expect(() => checkActions(at, hidden, codes)).not.toThrow();
   });
 
   it('a singleton may have record and widget actions, not bulk or toolbar ones', () => {

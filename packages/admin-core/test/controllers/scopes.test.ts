@@ -63,7 +63,9 @@ describe('scopes, relation locks and refusing hooks', () => {
     const before = await snapshot(t, ENGINE_TABLES);
     expect((await ann.get(`${NOTES}/${bobs.id}`)).status).toBe(404);
     expect((await ann.put(`${NOTES}/${bobs.id}`, { title: 'stolen' })).status).toBe(404);
-    expect((await ann.put(`${NOTES}/${bobs.id}`, { nope: 1 })).status).toBe(422); // the body is checked first
+    // The record is looked up before the body's refusals are answered (one round of refusals needs
+    // its stored values: docs/controllers.md), so an unknown key does not tell a hidden record apart.
+    expect((await ann.put(`${NOTES}/${bobs.id}`, { nope: 1 })).status).toBe(404);
     expect((await ann.delete(`${NOTES}/${bobs.id}`)).status).toBe(404);
     // No scoped row in the selection: nothing deleted.
     expect((await ann.post(`${NOTES}/bulk-delete`, { ids: [bobs.id] })).body).toEqual({ data: { deleted: 0 }, meta: {} });

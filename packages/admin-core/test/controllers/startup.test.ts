@@ -97,7 +97,13 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
     'scopes.record',
     /unknown key "record".*list, form/,
   ],
-  ['a scope that is not a function', (c) => (c.scopes = { list: { owner_id: 1 } }), 'scopes.list', /must be a function/],
+  ['a scope that is not a function', (c) => (c.scopes = { list: 'owner_id = 1' }), 'scopes.list', /must be a function or a condition/],
+  [
+    'a fixed scope condition naming a missing property',
+    (c) => (c.scopes = { list: { owner_id: 1 } }),
+    'scopes.list',
+    /the condition names "owner_id", which is not a property of the entity StartupThing/,
+  ],
   [
     'an unknown hook',
     (c) => (c.hooks = { afterDelete: () => undefined }),
@@ -443,9 +449,9 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
   ],
   [
     'a bulk action without a label',
-    (c) => (list(c).bulkActions = [{ name: 'publish' }]),
+    (c) => (list(c).bulkActions = [{ name: 'publish', label: '' }]),
     'list.bulkActions.0.label',
-    /a non-empty string is required/,
+    /must be a non-empty string/,
   ],
   ['toolbar buttons that are not names', (c) => (list(c).toolbar = { buttons: 'create' }), 'list.toolbar.buttons', /list of button names/],
   [
@@ -540,7 +546,7 @@ describe('start-up validation of controllers', () => {
     const config = { name: 'things', entity: Thing, form: { fields: { title: { type: 'text' } } } } satisfies ControllerConfig;
     const defined = defineController(config);
     expect(defined).toBe(config);
-    expectTypeOf(defined.form.fields.title.type).toEqualTypeOf<string>();
+    expectTypeOf(defined.form?.fields.title?.type).toEqualTypeOf<string | undefined>();
     // Hooks see the entity's own type.
     defineController({
       name: 'things',

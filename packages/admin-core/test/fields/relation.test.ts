@@ -9,6 +9,7 @@ import {
   type RelationLookup,
 } from '../../src/fields/index.ts';
 import type { FieldConfig } from '../../src/fields/index.ts';
+import type { FieldSettings } from '../../src/controllers/types.ts';
 import { checkMessage, decodeContext, principal, property } from './support.ts';
 
 const relation = BUILTIN_FIELD_TYPES.get('relation')!;
@@ -26,13 +27,13 @@ function fakeLookup(inScope: number[]) {
 async function run(
   value: unknown,
   kind: 'belongsTo' | 'belongsToMany',
-  options: { field?: Partial<FieldConfig>; current?: unknown; inScope?: number[]; mode?: 'create' | 'update' } = {},
+  options: { field?: Partial<FieldSettings>; current?: unknown; inScope?: number[]; mode?: 'create' | 'update' } = {},
 ) {
   const { lookup, calls } = fakeLookup(options.inScope ?? [1, 2, 3, 4, 5]);
   try {
     const ids = await decodeRelation(
       value,
-      { type: 'relation', ...options.field },
+      { type: 'relation', ...options.field } as FieldConfig,
       decodeContext({ current: options.current, mode: options.mode ?? 'update' }),
       kind,
       lookup,

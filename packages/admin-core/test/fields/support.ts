@@ -8,6 +8,7 @@ import {
   type FieldType,
   type PropertyInfo,
 } from '../../src/fields/index.ts';
+import type { FieldSettings } from '../../src/controllers/types.ts';
 import type { Principal } from '../../src/auth/principal.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PermissionDefinition } from '../../src/plugins/define.ts';
@@ -79,7 +80,7 @@ export const checkContext = (extra: Partial<FieldCheckContext> = {}): FieldCheck
 });
 
 /** Decodes and returns the value, or the FieldError as `{ code, messageKey, params, status }`. */
-export async function decode(type: FieldType, value: unknown, field: Partial<FieldConfig> = {}, ctx: DecodeOptions = {}) {
+export async function decode(type: FieldType, value: unknown, field: Partial<FieldSettings> = {}, ctx: DecodeOptions = {}) {
   try {
     return { value: await type.decode(value, { type: type.name, ...field } as FieldConfig, decodeContext(ctx)) };
   } catch (error) {
@@ -89,7 +90,7 @@ export async function decode(type: FieldType, value: unknown, field: Partial<Fie
 }
 
 /** The ConfigError message of `check()`, or undefined when the config passes. */
-export function checkMessage(type: FieldType, field: Partial<FieldConfig>, ctx: Partial<FieldCheckContext> = {}): string | undefined {
+export function checkMessage(type: FieldType, field: Partial<FieldSettings>, ctx: Partial<FieldCheckContext> = {}): string | undefined {
   try {
     type.check?.({ type: type.name, ...field } as FieldConfig, checkContext(ctx));
     return undefined;

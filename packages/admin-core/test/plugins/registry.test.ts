@@ -61,6 +61,11 @@ describe('Registry', () => {
     );
   });
 
+  it('refuses codeStrings that are not a list of string keys', () => {
+    refuse([{ ...plugin(), codeStrings: 'acme.shop::saved' }], /plugin "acme\.shop", key "codeStrings": must be a list of string keys/);
+    refuse([{ ...plugin(), codeStrings: ['saved'] }], /key "codeStrings": must be a list of string keys/);
+  });
+
   it('refuses a plugin registered twice, and an unknown plugin key', () => {
     refuse([plugin(), plugin()], /plugin "acme\.shop": the plugin is registered twice/);
     refuse([{ ...plugin(), controler: [] }], /plugin "acme\.shop", key "controler": unknown plugin key\. Known keys: .*controllers/);
@@ -195,6 +200,19 @@ describe('Registry', () => {
         [plugin({ routes: [{ method: 'GET', path: '/x', auth: 'backend', permissions: ['acme.shop.nope'], handler }] })],
         /key "routes \/x": unknown permission "acme\.shop\.nope"/,
       );
+    });
+
+    it('refuses an OpenAPI description without a summary, a status or a description of an answer (docs/openapi.md)', () => {
+      const described = (openapi: unknown) =>
+        plugin({ routes: [{ method: 'GET', path: '/x', auth: 'public', handler, openapi: openapi as never }] });
+      const ok = { summary: 'X', responses: { '200': { description: 'The X.' } }, errors: [404] };
+      expect(() => build([described(ok)])).not.toThrow();
+      refuse([described('x')], /key "routes \/x openapi": must be an object/);
+      refuse([described({ ...ok, summary: '' })], /`summary` must be a non-empty string/);
+      refuse([described({ ...ok, responses: {} })], /`responses` must name at least one status/);
+      refuse([described({ ...ok, responses: { ok: { description: 'x' } } })], /"ok" is not an HTTP status/);
+      refuse([described({ ...ok, responses: { '200': {} } })], /the answer 200 needs a `description`/);
+      refuse([described({ ...ok, errors: [200] })], /`errors` must be a list of 4xx and 5xx statuses/);
     });
   });
 

@@ -44,6 +44,7 @@ async function start(
     vendor: 'test',
     name: 'relations',
     permissions: [{ code: 'test.relations.crews', label: 'Crews' }],
+    strings: { en: { no_members: 'No members yet.' } },
     entities: [Crew, Member, Badge, CrewBadge, Project, Step],
     controllers: [controllers.crews, controllers.members, controllers.projects] as ControllerConfig[],
   });

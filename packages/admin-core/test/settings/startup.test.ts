@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, definePlugin, type AdminConfig, type PluginDefinition } from '@cms/admin-core';
 import { backendPlugin, registerPlugins, resolveConfig, SETTINGS_FIELD_TYPES } from '@cms/admin-core/testing';
 import { createAdmin } from '@cms/admin-koa';
-import { plugins } from '../../../../examples/blog/src/plugins/index.ts';
+import { journalPlugin } from '../../../journal/src/index.ts';
+import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
 import { silentLogger } from '../../../../test/support/template.ts';
 import { prefsPlugin } from '../../src/testing/settings.ts';
+
+// The plugins these lists are built from, named here so that a plugin added to the example app
+// changes nothing in them.
+const plugins = [journalPlugin, catalogPlugin];
 
 const build = (list: unknown[]) => registerPlugins([backendPlugin, ...(list as PluginDefinition[])], { prefix: '/backend' });
 const thrown = (run: () => unknown): Error => {
@@ -59,7 +64,22 @@ describe('settings start-up checks', () => {
     });
     expect(Object.isFrozen(shop)).toBe(true);
     const typesUsed = new Set([...shop.fields.values()].map((field) => field.type.name));
-    expect([...typesUsed].sort()).toEqual([...SETTINGS_FIELD_TYPES].sort());
+    // The core's yes/no types (docs/field-types.md, "switch and checkbox") are the journal's and the next test's.
+    expect([...typesUsed].sort()).toEqual([...SETTINGS_FIELD_TYPES].filter((type) => type !== 'switch' && type !== 'checkbox').sort());
+    expect(registry.settings.get('journal')!.fields.get('search_use_typesense')!.type.name).toBe('switch');
+  });
+
+  it('takes the core yes/no types, stored as JSON booleans, with their own keys only', () => {
+    const registry = build([...plugins, withFields({ on: { type: 'switch', default: true }, ok: { type: 'checkbox', required: true } })]);
+    const flags = registry.settings.get('shop')!;
+    expect([...flags.fields.values()].map((field) => [field.name, field.type.name, field.info?.runtimeType])).toEqual([
+      ['on', 'switch', 'boolean'],
+      ['ok', 'checkbox', 'boolean'],
+    ]);
+    refuse(
+      [...plugins, withFields({ on: { type: 'switch', options: { true: 'Yes' } } })],
+      /settings\.shop\.form\.fields\.on\.options.*unknown key "options" for a switch field/,
+    );
   });
 
   describe('codes', () => {

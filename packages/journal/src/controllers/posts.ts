@@ -132,13 +132,8 @@ export const postsController = defineController({
         fields: {
           author_name: { type: 'text', label: s('comments.fields.author_name'), required: true },
           body: { type: 'textarea', label: s('comments.fields.body'), required: true },
-          // A yes/no dropdown until the core ships a switch field type.
-          is_approved: {
-            type: 'dropdown',
-            label: s('comments.fields.is_approved'),
-            options: { true: s('comments.yes'), false: s('comments.no') },
-            default: false,
-          },
+          // The core's yes/no type (docs/field-types.md, "switch and checkbox"): true or false only.
+          is_approved: { type: 'switch', label: s('comments.fields.is_approved'), default: false },
         },
       },
     },

@@ -11,7 +11,7 @@ import type { PostDocument, SearchTarget } from './typesense.ts';
  * committed: the document of a published post, the removal of any other (and of a deleted one).
  */
 
-/** The setting's stored forms of "on" (a dropdown stores the JSON boolean; older forms kept text). */
+/** The setting's stored forms of "on" (a `switch` stores the JSON boolean; older forms kept text). */
 const isOn = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
 /** The engine to index into, or undefined while the gate is off. */

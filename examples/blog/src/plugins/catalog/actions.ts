@@ -72,8 +72,6 @@ export const productActions = defineActions<IProduct>({
 
 export const actionStrings: StringTable = {
   en: {
-    'products.price_helper': 'Price helper',
-    'products.price_helper_action': 'Suggest a price',
     'price_helper.suggested': 'Suggested price: {price} EUR.',
     'price_helper.payload': 'Send an object with a margin, and a cost unless the product has one.',
     'price_helper.margin': 'The margin must be a percentage from 0 to 1000 with at most 2 decimal places.',
@@ -83,8 +81,6 @@ export const actionStrings: StringTable = {
     'price_helper.too_large': 'The suggested price would be above the maximum price.',
   },
   de: {
-    'products.price_helper': 'Preishilfe',
-    'products.price_helper_action': 'Preis vorschlagen',
     'price_helper.suggested': 'Vorgeschlagener Preis: {price} EUR.',
     'price_helper.payload': 'Senden Sie ein Objekt mit einer Marge und, falls das Produkt keinen hat, einem Einkaufspreis.',
     'price_helper.margin': 'Die Marge muss ein Prozentsatz von 0 bis 1000 mit höchstens 2 Nachkommastellen sein.',

@@ -2,9 +2,9 @@ import { defineController } from '@cms/admin-core';
 import { Product, Storefront } from './entities.ts';
 import { productActions } from './actions.ts';
 import { productPartials } from './partials.ts';
+import { s } from './strings.ts';
 
 const MANAGE = 'acme.catalog.manage_products';
-const s = (key: string) => `acme.catalog::${key}`;
 
 /** `acme/catalog/products`: money, dates and tags, written as a plugin author would. */
 export const productsController = defineController({

@@ -8,7 +8,7 @@ type Kind = (typeof KINDS)[number];
 /** Keys an action definition of each kind may have; `run` is required everywhere. */
 const KEYS: Record<Kind, readonly string[]> = {
   record: ['label', 'confirm', 'danger', 'permissions', 'appliesTo', 'run'],
-  bulk: ['permissions', 'run'],
+  bulk: ['label', 'confirm', 'permissions', 'run'],
   toolbar: ['label', 'permissions', 'transaction', 'run'],
   widget: ['permissions', 'run'],
 };
@@ -31,6 +31,8 @@ function checkDefinition(at: At, kind: Kind, name: string, action: unknown, perm
     if (typeof action.label !== 'string' || action.label === '')
       throw at(`${where}.label`, 'a non-empty string is required', 'Use a string key such as "acme.shop::orders.ship".');
   }
+  if (kind === 'bulk' && action.label !== undefined && (typeof action.label !== 'string' || action.label === ''))
+    throw at(`${where}.label`, 'must be a non-empty string', 'Use a string key such as "acme.shop::orders.ship".');
   if (action.confirm !== undefined && (typeof action.confirm !== 'string' || action.confirm === ''))
     throw at(`${where}.confirm`, 'must be a non-empty string', 'Use a string key or text.');
   if (action.danger !== undefined && typeof action.danger !== 'boolean')
@@ -75,7 +77,10 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   const has = (kind: Kind, name: string) => Object.hasOwn(actions[kind] ?? {}, name);
   const singleton = config.singleton === true;
 
-  const bulkNames = (config.list?.bulkActions ?? []).map((action) => action.name);
+  // Bulk actions are declared once, under `actions.bulk`; `list.bulkActions`, when present, orders
+  // them and hides those it leaves out (docs/actions.md, "Bulk actions declared once").
+  const listed = config.list?.bulkActions;
+  const bulkNames = (listed ?? []).map((action) => action.name);
   const twice = duplicate(bulkNames);
   if (twice !== undefined) throw at('list.bulkActions', `the bulk action "${twice}" is declared twice`, 'Declare each bulk action once.');
   bulkNames.forEach((name, index) => {
@@ -86,12 +91,15 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
         `Register it under \`actions.bulk.${name}\`, or remove it from the list.`,
       );
   });
-  for (const name of Object.keys(actions.bulk ?? {})) {
-    if (singleton || !bulkNames.includes(name))
+  for (const [name, action] of Object.entries(actions.bulk ?? {})) {
+    if (singleton) throw at(`actions.bulk.${name}`, 'a singleton has no list, so the bulk action can never run', 'Remove the action.');
+    const index = bulkNames.indexOf(name);
+    if (listed !== undefined && index < 0) continue; // hidden by the list
+    if (action.label === undefined && (index < 0 || !listed![index]!.label))
       throw at(
-        `actions.bulk.${name}`,
-        'the bulk action is not declared in `list.bulkActions`, so it can never run',
-        `Add \`{ name: "${name}", label: "…" }\` to \`list.bulkActions\`, or remove the action.`,
+        `actions.bulk.${name}.label`,
+        'the bulk action has no label',
+        `Give it \`label: "…"\` (or a label in its \`list.bulkActions\` entry).`,
       );
   }
 

@@ -2,6 +2,7 @@ import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import type { OperationContext } from '../../context/operation.ts';
+import { offeredBulkActions } from './bulk.ts';
 import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './types.ts';
 
 /*
@@ -35,7 +36,7 @@ export function recordActionsFor(
 }
 
 /**
- * The list schema's `bulkActions` (declared order) and `toolbarActions` (in `toolbar.buttons`
+ * The list schema's `bulkActions` (docs/actions.md, "Bulk actions declared once") and `toolbarActions` (in `toolbar.buttons`
  * order), filtered for the principal; `toolbarButtons` is the declared buttons without the
  * toolbar actions the principal may not run, so no list names an action it cannot use.
  */
@@ -46,12 +47,9 @@ export function listActions(
   const { principal } = ctx;
   const t = (key: string) => ctx.t(key);
   const registered = controller.config.actions ?? {};
-  const bulkActions = (controller.list.bulkActions ?? [])
-    .filter(
-      (declared) =>
-        Object.hasOwn(registered.bulk ?? {}, declared.name) && hasPermissions(principal, registered.bulk![declared.name]!.permissions),
-    )
-    .map((declared) => ({ name: declared.name, label: t(declared.label), ...(declared.confirm ? { confirm: t(declared.confirm) } : {}) }));
+  const bulkActions = offeredBulkActions(controller.config)
+    .filter((offered) => hasPermissions(principal, registered.bulk![offered.name]!.permissions))
+    .map((offered) => ({ name: offered.name, label: t(offered.label), ...(offered.confirm ? { confirm: t(offered.confirm) } : {}) }));
   const toolbarActions: ToolbarAction[] = [];
   const toolbarButtons: string[] = [];
   for (const name of controller.list.toolbar?.buttons ?? [...BUILTIN_TOOLBAR_BUTTONS]) {

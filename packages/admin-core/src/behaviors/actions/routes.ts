@@ -1,3 +1,4 @@
+import { offeredBulkActions } from './bulk.ts';
 import type { OperationContext, RequestContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { Validation, type ErrorDetails } from '../../errors/index.ts';
@@ -79,7 +80,7 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
       }),
     );
   }
-  if (hasList && (controller.list.bulkActions ?? []).length > 0) {
+  if (hasList && offeredBulkActions(controller.config).length > 0) {
     routes.push(
       route({
         method: 'POST',

@@ -1,3 +1,4 @@
+import { offeredBulkActions } from './bulk.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -66,11 +67,9 @@ export async function runRecordAction(
   });
 }
 
-/** A bulk action: registered and declared in the list's `bulkActions` (a singleton has none), or 404. */
+/** A bulk action the list offers (not hidden by `list.bulkActions`; a singleton has none), or 404. */
 export function bulkAction(controller: ResolvedController, name: string, principal: Principal) {
-  const declared =
-    controller.config.singleton !== true && (controller.list.bulkActions ?? []).some((declaration) => declaration.name === name);
-  if (!declared) throw NotFound();
+  if (!offeredBulkActions(controller.config).some((offered) => offered.name === name)) throw NotFound();
   const action = find(controller, 'bulk', name);
   gate(principal, action.permissions);
   return action;

@@ -61,9 +61,14 @@ export interface BulkActionOutcome {
 
 /**
  * `POST /{ctl}/bulk/{name}`: runs on the selection resolved and locked through the list scope.
- * Its label and confirm question come from the list's `bulkActions`, which must declare it.
+ * Declared once: the list offers every bulk action unless `list.bulkActions` orders or hides
+ * them (docs/actions.md, "Bulk actions declared once").
  */
 export interface BulkActionDefinition<E = any> {
+  /** String key or text, served in the list schema's `bulkActions` (a `list.bulkActions` entry's label wins). */
+  label?: string;
+  /** A question the admin application asks before it runs the action. */
+  confirm?: string;
   permissions?: string[];
   /** Never called with an empty list: a selection with no scoped row answers `affected: 0`. */
   run(records: E[], ctx: ActionContext): BulkActionOutcome | void | Promise<BulkActionOutcome | void>;

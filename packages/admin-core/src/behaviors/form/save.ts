@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Collection } from '@mikro-orm/core';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import { AdminError, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
-import { FieldError } from '../../fields/types.ts';
+import { AdminError, Forbidden, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
+import { FieldError, type FieldErrorCode } from '../../fields/types.ts';
+import { crossFieldRefusals, validateRefusals } from '../../fields/cross.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { containsNul } from '../../fields/common.ts';
 import { writeRefusal } from '../../fields/write.ts';
@@ -16,7 +17,7 @@ import { checkVersion, withVersion, type VersionCondition } from './version.ts';
 import { applyBindings } from './bindings.ts';
 import { flushAfterCommit } from '../files/operations.ts';
 import { scopeCondition } from '../list/conditions.ts';
-import type { ScopeContext } from '../../controllers/types.ts';
+import type { SaveContext, ScopeContext } from '../../controllers/types.ts';
 
 /** What a create (`id` absent) or an update save works on. */
 export interface SaveInput {
@@ -42,16 +43,64 @@ export interface SaveInput {
   audit?: false | { target: string; recordIds: number[]; detail: string };
 }
 
+/**
+ * The refusals of one save, collected over every step before the flush (docs/controllers.md,
+ * "One round of refusals"): unknown and read-only keys, field decode errors, cross-field rules,
+ * fields' `validate`, and the `beforeSave` hook's `Validation`. Answered together: a 403 when any
+ * refusal is `forbidden` (those alone, before anything is written), else one 422.
+ */
+class Refusals {
+  readonly #refusals: Array<{ field: string; message: string; code: FieldErrorCode; forbidden: boolean }> = [];
+  /** Field names whose value was refused: later steps skip them. */
+  readonly fields = new Set<string>();
+
+  add(field: string, message: string, code: FieldErrorCode = 'validation_failed', forbidden = false): void {
+    this.#refusals.push({ field, message, code, forbidden });
+    this.fields.add(field);
+  }
+
+  addError(field: string, error: FieldError, ctx: OperationContext): void {
+    this.add(field, ctx.t(error.messageKey, error.params), error.code, error.kind === 'forbidden');
+  }
+
+  get forbidden(): boolean {
+    return this.#refusals.some((refusal) => refusal.forbidden);
+  }
+
+  get any(): boolean {
+    return this.#refusals.length > 0;
+  }
+
+  /** The answer: forbidden refusals alone as a 403, else every refusal as one 422. */
+  error(): AdminError | undefined {
+    const forbidden = this.forbidden;
+    const list = forbidden ? this.#refusals.filter((refusal) => refusal.forbidden) : this.#refusals;
+    if (!list.length) return undefined;
+    const details: ErrorDetails = {};
+    // Own keys only: a field or body key may be called `constructor` or `__proto__` without reaching Object's.
+    for (const { field, message } of list) {
+      if (!Object.hasOwn(details, field))
+        Object.defineProperty(details, field, { value: [], enumerable: true, writable: true, configurable: true });
+      details[field]!.push(message);
+    }
+    if (forbidden) return Forbidden(details);
+    return Validation(details, refusalCode(list.map((refusal) => refusal.code)));
+  }
+}
+
 /** Which body keys a save accepts: stored and virtual fields of the mode's context, not read-only. */
-function checkKeys(controller: ResolvedController, mode: 'create' | 'update', body: Record<string, unknown>, ctx: OperationContext) {
-  const refused: Array<[string, string[]]> = [];
+function checkKeys(
+  controller: ResolvedController,
+  mode: 'create' | 'update',
+  body: Record<string, unknown>,
+  ctx: OperationContext,
+  refusals: Refusals,
+): void {
   for (const key of Object.keys(body)) {
     const field = controller.fields.get(key);
-    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refused.push([key, [ctx.t('backend::validation.unknown_key')]]);
-    else if (field.config.readOnly) refused.push([key, [ctx.t('backend::validation.read_only')]]);
+    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refusals.add(key, ctx.t('backend::validation.unknown_key'));
+    else if (field.config.readOnly) refusals.add(key, ctx.t('backend::validation.read_only'));
   }
-  // fromEntries defines own keys: a body key `__proto__` is named, never assigned to the prototype.
-  if (refused.length) throw Validation(Object.fromEntries(refused));
 }
 
 interface Decoded {
@@ -60,7 +109,7 @@ interface Decoded {
   notices: FieldNotice[];
 }
 
-/** Decodes every submitted value by its type; 403 refusals win over 422 ones, before any write. */
+/** Decodes every submitted value by its type; refusals are collected, never thrown. */
 async function decodeValues(
   controller: ResolvedController,
   mode: 'create' | 'update',
@@ -68,12 +117,14 @@ async function decodeValues(
   record: Record<string, unknown> | undefined,
   em: EntityManager,
   ctx: OperationContext,
+  refusals: Refusals,
 ): Promise<Decoded> {
   const decoded: Decoded = { values: new Map(), virtual: {}, notices: [] };
-  const errors: Array<{ field: string; error: FieldError }> = [];
   for (const field of controller.fields.values()) {
     if (field.type.storage === 'none' || !inContext(field, mode)) continue;
     const present = Object.hasOwn(body, field.name);
+    // A read-only key was refused by `checkKeys`: its value is not decoded.
+    if (present && refusals.fields.has(field.name)) continue;
     let value = body[field.name];
     if (!present) {
       if (mode === 'update') continue;
@@ -82,7 +133,7 @@ async function decodeValues(
     }
     // PostgreSQL can store no NUL character in text or json, whatever the field type.
     if (present && containsNul(value)) {
-      errors.push({ field: field.name, error: new FieldError('validation_failed', 'backend::validation.no_nul') });
+      refusals.addError(field.name, new FieldError('validation_failed', 'backend::validation.no_nul'), ctx);
       continue;
     }
     try {
@@ -108,27 +159,71 @@ async function decodeValues(
       const refusal =
         present && writeRefusal(field, result, { mode, current, principal: ctx.principal, locales: ctx.services.config.locales });
       if (refusal) {
-        errors.push({ field: field.name, error: refusal });
+        refusals.addError(field.name, refusal, ctx);
         continue;
       }
       if (field.type.storage === 'virtual') decoded.virtual[field.name] = result;
       else decoded.values.set(field, result);
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      errors.push({ field: field.name, error });
+      refusals.addError(field.name, error, ctx);
     }
   }
-  const forbidden = errors.filter((e) => e.error.kind === 'forbidden');
-  const list = forbidden.length ? forbidden : errors;
-  if (list.length) {
-    const details: ErrorDetails = {};
-    // Own keys only: a field may be called `constructor` (a valid identifier) without reaching Object's.
-    for (const { field, error } of list)
-      (Object.hasOwn(details, field) ? details[field]! : (details[field] = [])).push(ctx.t(error.messageKey, error.params));
-    if (forbidden.length) throw new AdminError('forbidden', { details });
-    throw Validation(details, refusalCode(list.map((e) => e.error.code)));
-  }
   return decoded;
+}
+
+/**
+ * Cross-field rules and fields' own `validate` over the values that decoded (docs/field-types.md,
+ * "Cross-field rules"): `after`/`before` compare with the other field's new value, or its stored
+ * one on update; `validate(value, values)` answers a message (a string key or text) or nothing.
+ */
+async function checkRules(
+  controller: ResolvedController,
+  decoded: Decoded,
+  record: Record<string, unknown> | undefined,
+  ctx: OperationContext,
+  refusals: Refusals,
+): Promise<void> {
+  const byName = new Map<string, unknown>([...decoded.values].map(([field, value]) => [field.name, value]));
+  for (const { field, error } of crossFieldRefusals({
+    fields: controller.fields,
+    values: byName,
+    refused: refusals.fields,
+    stored: (field) => (record && (field as ResolvedField).property ? record[(field as ResolvedField).property!.name] : undefined),
+    encode: { locales: ctx.services.config.locales },
+    label: (field) => (field.config.label ? ctx.t(field.config.label) : field.name),
+  }))
+    refusals.addError(field, error, ctx);
+  const values = Object.freeze({ ...Object.fromEntries(byName), ...decoded.virtual });
+  for (const { field, message } of await validateRefusals(controller.fields.values(), values, refusals.fields))
+    refusals.add(field, ctx.t(message));
+  // The hook and the record see only values that passed every rule.
+  for (const field of [...decoded.values.keys()]) if (refusals.fields.has(field.name)) decoded.values.delete(field);
+  for (const name of Object.keys(decoded.virtual)) if (refusals.fields.has(name)) delete decoded.virtual[name];
+}
+
+/**
+ * Runs `beforeSave`; its `Validation` refusals join the others. When the save already has
+ * refusals, the hook ran on incomplete values: anything else it throws (a `TypeError` over a
+ * missing value, say) gives way to the 422 of those refusals, except a 403.
+ */
+async function beforeSave(
+  controller: ResolvedController,
+  target: Record<string, unknown>,
+  saveCtx: SaveContext,
+  refusals: Refusals,
+): Promise<void> {
+  try {
+    await controller.config.hooks?.beforeSave?.(target, saveCtx);
+  } catch (error) {
+    if (error instanceof AdminError && error.kind === 'validation' && refusals.any) {
+      for (const [field, messages] of Object.entries(error.details))
+        for (const message of messages) refusals.add(field, message, error.code as FieldErrorCode);
+      if (!Object.keys(error.details).length) refusals.add('body', error.messageKey, error.code as FieldErrorCode);
+      return;
+    }
+    if (error instanceof AdminError || !refusals.any) throw error;
+  }
 }
 
 /** Decoded values keyed by entity property; relations as ids (MikroORM turns them into references). */
@@ -173,7 +268,8 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
   const mode = id === undefined ? 'create' : 'update';
   const body = input.body === undefined ? {} : input.body;
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
-  checkKeys(controller, mode, body, ctx);
+  const refusals = new Refusals();
+  checkKeys(controller, mode, body, ctx, refusals);
   // Blobs of files the save removed, deleted once it has committed (docs/files.md, "Saves").
   let outbox: number[] = [];
   try {
@@ -183,7 +279,10 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       const record = id === undefined ? undefined : await loadRecord(controller, id, scopeCtx, { lock: true });
       // Compared under the row lock: of two saves sent with the same version, the second is stale.
       if (record) await checkVersion(controller, record, input.ifMatch, em, ctx);
-      const decoded = await decodeValues(controller, mode, body, record, em, ctx);
+      const decoded = await decodeValues(controller, mode, body, record, em, ctx, refusals);
+      // 403 refusals win, before any hook runs or anything is written.
+      if (refusals.forbidden) throw refusals.error();
+      await checkRules(controller, decoded, record, ctx, refusals);
       const data = { ...toEntityData(decoded.values), ...input.set };
       let target: Record<string, unknown>;
       const previous = record ? storedScalars(controller, record) : undefined;
@@ -196,8 +295,11 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
         target = em.create(controller.meta.class, data as never) as Record<string, unknown>;
       }
       const values = { ...Object.fromEntries([...decoded.values].map(([f, v]) => [f.name, v])), ...decoded.virtual };
-      const saveCtx = { ...scopeCtx, mode, values, ...(previous ? { previous } : {}) } as const;
-      await controller.config.hooks?.beforeSave?.(target, saveCtx);
+      const saveCtx: SaveContext = { ...scopeCtx, mode, values, ...(previous ? { previous } : {}) };
+      // The hook runs on the values that decoded, even when some were refused: its refusals join the round.
+      await beforeSave(controller, target, saveCtx, refusals);
+      const refused = refusals.error();
+      if (refused) throw refused;
       em.persist(target);
       await em.flush();
       await controller.config.hooks?.afterSave?.(target, saveCtx);

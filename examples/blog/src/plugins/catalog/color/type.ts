@@ -99,13 +99,11 @@ export const colorAssets = {
 
 export const colorStrings = {
   en: {
-    'products.color': 'Colour',
     'color.invalid': 'Send the colour as #rgb or #rrggbb, for example "#1f6feb".',
     'color.normalised': 'The colour {from} was saved as {to}.',
     'color.not_image': 'The file must be a png, jpeg, gif or webp image of at most 4096 × 4096 pixels.',
   },
   de: {
-    'products.color': 'Farbe',
     'color.invalid': 'Senden Sie die Farbe als #rgb oder #rrggbb, zum Beispiel „#1f6feb“.',
     'color.normalised': 'Die Farbe {from} wurde als {to} gespeichert.',
     'color.not_image': 'Die Datei muss ein png-, jpeg-, gif- oder webp-Bild mit höchstens 4096 × 4096 Pixeln sein.',

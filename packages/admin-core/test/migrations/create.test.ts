@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defineEntity, p } from '@mikro-orm/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMigration, diffPluginSchema, migrationSource } from '../../src/migrations/create.ts';
+import { definePlugin, Migration, type PluginDefinition } from '../../src/index.ts';
+
+/*
+ * `migration:create` (docs/plugin-guide.md, "Generating a migration"): the difference between a
+ * plugin's entities and the schema its migrations build, written as the plugin's next migration.
+ * The scratch database is the server's when DATABASE_URL is set (both modes of the suite).
+ */
+
+const serverUrl = process.env.DATABASE_URL || undefined;
+
+/** Version 1 of the table, written by hand as the plugins of this repository do. */
+class EventsInit extends Migration {
+  override up(): void {
+    this.addSql(`create table test_gen_events (
+      id serial primary key,
+      title varchar(200) not null,
+      created_at timestamptz not null default now()
+    )`);
+    this.addSql('create index test_gen_events_title_id on test_gen_events (title, id)');
+  }
+}
+
+const v1 = {
+  id: p.integer().primary(),
+  title: p.string().length(200),
+  created_at: p.datetime().onCreate(() => new Date()),
+};
+
+/** Version 2: an enum, a flag, a nullable number, a unique slug, and a new table. */
+const Event = defineEntity({
+  name: 'GenEvent',
+  tableName: 'test_gen_events',
+  properties: {
+    ...v1,
+    slug: p.string().length(120).unique(),
+    status: p.enum(['draft', 'published', 'cancelled'] as const).default('draft'),
+    featured: p.boolean().default(false),
+    capacity: p.integer().nullable(),
+  },
+});
+const Venue = defineEntity({
+  name: 'GenVenue',
+  tableName: 'test_gen_venues',
+  properties: { id: p.integer().primary(), name: p.string().length(100) },
+});
+
+const plugin = (migrations: PluginDefinition['migrations'], entities: PluginDefinition['entities'] = [Event, Venue]) =>
+  definePlugin({ vendor: 'test', name: 'gen', entities, migrations });
+
+/** The core's own tables and another plugin's are never part of the diff. */
+const Other = defineEntity({ name: 'GenOther', tableName: 'test_gen_other', properties: { id: p.integer().primary(), x: p.string() } });
+const otherPlugin = definePlugin({ vendor: 'test', name: 'other', entities: [Other] });
+
+describe('migration:create', () => {
+  let directory: string;
+  beforeAll(async () => {
+    // Inside the package, so that the written file resolves `@cms/admin-core` like a plugin's own.
+    directory = await mkdtemp(join(import.meta.dirname, '.generated-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('writes the next migration of the plugin from its entities, with the check constraint of an enum', async () => {
+    const created = await createMigration({
+      plugins: [otherPlugin, plugin([{ name: 'test.gen/0001-init', class: EventsInit }])],
+      plugin: 'test.gen',
+      name: 'add-status',
+      directory,
+      serverUrl,
+    });
+    expect(created).toBeDefined();
+    expect(created!.name).toBe('test.gen/0002-add-status');
+    expect(created!.className).toBe('GenAddStatus');
+    expect(created!.file).toBe(join(directory, '0002-add-status.ts'));
+    expect(created!.up).toEqual([
+      'create table "test_gen_venues" ("id" serial primary key, "name" varchar(100) not null)',
+      'alter table "test_gen_events" add "slug" varchar(120) not null, add "status" text not null default \'draft\', add "featured" boolean not null default false, add "capacity" int null',
+      'alter table "test_gen_events" add constraint "test_gen_events_slug_unique" unique ("slug")',
+      'alter table "test_gen_events" add constraint "test_gen_events_status_check" check ("status" in (\'draft\', \'published\', \'cancelled\'))',
+    ]);
+    const sql = created!.up.join(';\n');
+    // Hand-written parts stay: the index the entities do not declare, the `now()` default.
+    expect(sql).not.toMatch(/test_gen_events_title_id|created_at/);
+    // Only the plugin's tables: neither the core's nor the other plugin's (whose table is missing).
+    expect(sql).not.toMatch(/cms_|test_gen_other/);
+    expect(created!.down).toContainEqual('drop table if exists "test_gen_venues" cascade');
+    const source = await readFile(created!.file, 'utf8');
+    expect(source).toBe(created!.source);
+    expect(source).toContain("import { Migration } from '@cms/admin-core';");
+    expect(source).toContain('export class GenAddStatus extends Migration {');
+  });
+
+  it('the written migration brings the table to the entities: a second diff is empty', async () => {
+    const written = (await import(join(directory, '0002-add-status.ts'))) as { GenAddStatus: typeof EventsInit };
+    const migrations = [
+      { name: 'test.gen/0001-init', class: EventsInit },
+      { name: 'test.gen/0002-add-status', class: written.GenAddStatus },
+    ];
+    expect(await diffPluginSchema({ plugins: [plugin(migrations)], plugin: 'test.gen', serverUrl })).toEqual({ up: [], down: [] });
+    // Nothing to do: nothing written.
+    expect(await createMigration({ plugins: [plugin(migrations)], plugin: 'test.gen', name: 'again', directory, serverUrl })).toBe(
+      undefined,
+    );
+  });
+
+  it('refuses an unknown plugin and a name that is not kebab case', async () => {
+    await expect(diffPluginSchema({ plugins: [otherPlugin], plugin: 'test.gen' })).rejects.toThrow(
+      /No plugin "test\.gen" among the admin's plugins \(test\.other\)/,
+    );
+    await expect(createMigration({ plugins: [otherPlugin], plugin: 'test.other', name: 'Add Stock', directory })).rejects.toThrow(
+      /"Add Stock" is not a migration name/,
+    );
+  });
+
+  it('escapes what a template literal would read', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder is the point
+    const source = migrationSource({ command: 'x', className: 'A', up: ["select '`${x}`' as \\\\"], down: [] });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the escaped placeholder is the point
+    expect(source).toContain("this.addSql(`select '\\`\\${x}\\`' as \\\\\\\\`);");
+  });
+});
+
+describe('the migration:create command', () => {
+  const cli = join(import.meta.dirname, '../../src/migrations/cli.ts');
+  const plugins = join(import.meta.dirname, '../../../../examples/blog/src/plugins/index.ts');
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+
+  it('prints its usage without a plugin, a name and --plugins', () => {
+    const result = run('acme.catalog');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^usage: migration:create <vendor\.plugin> <name> --plugins/);
+  });
+
+  it('names the plugins it knows when the plugin is not one of them', () => {
+    const result = run('acme.nope', 'add-stock', '--plugins', plugins);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('No plugin "acme.nope" among the admin\'s plugins (cms.journal, acme.catalog');
+  });
+});
