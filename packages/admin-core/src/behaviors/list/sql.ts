@@ -187,14 +187,32 @@ export async function selectPage(
   const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
   const sortColumn = query.sort ? controller.columns.get(query.sort.column) : undefined;
   const order = sortColumn ? `order by ${column(sortColumn)} ${direction}, e."id" ${direction}` : 'order by e."id" asc';
-  const sql = `with page as (
-      select e."id" from ${plan.from} ${where.sql} ${order}
-      limit ${query.perPage} offset ${(query.page - 1) * query.perPage}
-    ), total as (${totalSql(plan, where, exactCountLimit)})
+  const limit = `limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`;
+  const head =
+    query.search && where.sql
+      ? searchedHead(plan, where, sortColumn ? column(sortColumn) : undefined, direction, limit)
+      : `with page as (select e."id" from ${plan.from} ${where.sql} ${order} ${limit}),
+      total as (${totalSql(plan, where, exactCountLimit)})`;
+  const sql = `${head}
     select ${plan.select}, total.total as "__total", total.estimated as "__estimated"
     from page join ${plan.from} on e."id" = page."id" ${plan.joins} cross join total ${order}`;
-  const rows = await em.execute<Record<string, unknown>[]>(sql, [...where.params, ...where.params]);
+  const params = query.search && where.sql ? where.params : [...where.params, ...where.params];
+  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
   return { rows, plan };
+}
+
+/**
+ * A searched list (docs/performance.md, "Search"): its exact total reads every match anyway (the
+ * trigram indexes' bitmap), so the matches' ids and sort values are collected once and both the
+ * total and the page come from them. Walking the sort index instead, hoping for early matches,
+ * reads the whole index before the first match of a rare term that sorts late.
+ */
+function searchedHead(plan: ListPlan, where: SqlPart, sort: string | undefined, direction: string, limit: string): string {
+  const sortValue = sort ? `, ${sort} as "__sort"` : '';
+  const order = sort ? `order by "__sort" ${direction}, "id" ${direction}` : 'order by "id" asc';
+  return `with matched as materialized (select e."id"${sortValue} from ${plan.from} ${where.sql}),
+      page as (select "id" from matched ${order} ${limit}),
+      total as (select count(*) as total, false as estimated from matched)`;
 }
 
 /** The total alone (an empty later page): exact or estimated as `selectPage` decides. */
