@@ -24,5 +24,6 @@ process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
 childControl(shutdown);
 
-app = await startExampleApp(process.env);
+// `--exact-counts`: every list total is a count, as the floor's (docs/performance.md, "Counts").
+app = await startExampleApp(process.env, process.env.BENCH_EXACT_COUNTS ? { exactCountLimit: Number.MAX_SAFE_INTEGER } : {});
 if (stopping) await app.close();

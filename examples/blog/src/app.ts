@@ -21,6 +21,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Other HTTP timeouts than `HTTP_TIMEOUTS` (tests pass short ones). */
   http?: Partial<HttpTimeouts>;
+  /** The admin's `exactCountLimit` (docs/performance.md, "Counts"); the bench's `--exact-counts` sets it. */
+  exactCountLimit?: number;
 }
 
 export interface ExampleApp {
@@ -68,6 +70,7 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     // The core never reads the environment: the host hands the journal's search key over.
     settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey, typesense_url: settings.typesenseUrl } } },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.exactCountLimit !== undefined ? { exactCountLimit: options.exactCountLimit } : {}),
   });
   try {
     const seed = await seedSuperuser(admin.core, settings.admin);
