@@ -127,7 +127,7 @@ describe('plugin capabilities', () => {
     expect(() => build([{ ...shop(), badges: 'manage', permissions: [{ code: 'bad' }] }])).toThrow('"bad" is not a valid permission code');
     expect(() => build([{ ...shop(), badges: ['nope'] }])).toThrow('plugin "acme.shop", key "badges.nope": no permission of that name');
     expect(() => build([{ ...shop(), fieldTypes: {} }])).toThrow(
-      'key "fieldTypes": unknown plugin key. Known keys: vendor, name, description, permissions, navigation, strings, entities, migrations, controllers, routes, badges.',
+      'key "fieldTypes": unknown plugin key. Known keys: vendor, name, description, permissions, navigation, strings, codeStrings, entities, migrations, controllers, routes, badges.',
     );
   });
 
