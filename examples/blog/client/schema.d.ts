@@ -2200,6 +2200,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_journal/api/v1/media/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image for a post
+         * @description One image in `file` (at most 10240 KB; JPEG, PNG, GIF or WebP, re-encoded without metadata) and an optional `folder` below `journal/`. A taken name gets a numbered suffix. Every refusal is a 422 keyed by field; nothing is stored. Needs the permissions `cms.journal.access_posts`.
+         */
+        post: operations["post.journal.api.v1.media.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_journal/rss.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The RSS 2.0 feed of published posts
+         * @description Anonymous. The newest published posts, the channel from the journal settings. `If-None-Match` (or `If-Modified-Since`) answers 304 when the feed did not change.
+         */
+        get: operations["get.journal.rss.xml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2223,6 +2263,11 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+            /**
+             * @description Present when `total` is an estimate of an unfiltered list of a large table (docs/performance.md, "Counts"); absent when exact.
+             * @enum {boolean}
+             */
+            total_estimated?: true;
             /** @description Row id to its states; absent when no row has one. */
             row_states?: {
                 [key: string]: ("deleted" | "negative" | "disabled")[];
@@ -3117,7 +3162,6 @@ export interface components {
             id: number;
             author_name: string;
             body: string;
-            /** @description The stored value; a save through the API takes one of the option values (see the Create and Update bodies). */
             is_approved: boolean;
         };
         "cms.journal.posts.comments.RecordMeta": {
@@ -3132,21 +3176,15 @@ export interface components {
         "cms.journal.posts.comments.Create": {
             author_name: string | null;
             body: string | null;
-            /**
-             * @description One of the option values.
-             * @enum {unknown}
-             */
-            is_approved?: "true" | "false" | true | false;
+            /** @description true or false; null clears a nullable column. */
+            is_approved?: boolean | null;
         };
         /** @description Field values by name; an absent key keeps its value. */
         "cms.journal.posts.comments.Update": {
             author_name?: string | null;
             body?: string | null;
-            /**
-             * @description One of the option values.
-             * @enum {unknown}
-             */
-            is_approved?: "true" | "false" | true | false;
+            /** @description true or false; null clears a nullable column. */
+            is_approved?: boolean | null;
         };
         /** @description Field values by name; an absent key keeps its value. */
         "cms.journal.posts.Update": {
@@ -8334,6 +8372,83 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error401"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    "post.journal.api.v1.media.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description At most 10485760 bytes.
+                     */
+                    file: string;
+                    /** @description At most 100 characters of folder segments below `journal/` separated by `/`, for example `2024/launch`. */
+                    folder?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored image: its public URL and its storage path. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            url: string;
+                            path: string;
+                        };
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    "get.journal.rss.xml": {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+                "If-Modified-Since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed. */
+            200: {
+                headers: {
+                    ETag?: string;
+                    "Last-Modified"?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            /** @description The feed did not change since the tag or date the request named. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
