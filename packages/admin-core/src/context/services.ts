@@ -10,6 +10,7 @@ import type { RegisteredSettings } from '../settings/types.ts';
 import type { SettingsService } from '../settings/service.ts';
 import type { BlobJanitor } from '../storage/janitor.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { Database } from '../database/open.ts';
 
 /**
  * The plugin registry with the capabilities the composition root passes in: plugin client files,
@@ -40,4 +41,6 @@ export interface AdminServices {
   readonly fieldTypes: ReadonlyMap<string, FieldType>;
   /** A fresh entity manager (its own unit of work). */
   em(): EntityManager;
+  /** The database, for statements prepared once per connection (`Database.prepared`). */
+  readonly db: Pick<Database, 'prepared'>;
 }

@@ -1,4 +1,5 @@
-import { MikroORM, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
+import { MikroORM, type EntityManager, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { isEmbedded, type DatabaseConfig } from './config.ts';
 import { startEmbedded, type EmbeddedServer } from './embedded.ts';
@@ -22,8 +23,22 @@ export interface Database {
    * the database at the latest.
    */
   listen(channel: string, handlers: NotificationHandlers, timing?: Partial<ListenerTiming>): Promise<NotificationListener>;
+  /**
+   * Runs a statement without parameters, on the server as a named prepared statement of the
+   * pool's connection, planned once per connection (docs/performance.md, "Where the time goes");
+   * inside a transaction, on the embedded database, or past `PREPARED_MAX` texts, through `em`.
+   */
+  prepared<T = Record<string, unknown>>(em: EntityManager, sql: string): Promise<T[]>;
   close(): Promise<void>;
 }
+
+/** The part of the `pg` pool behind the ORM that `prepared` uses. */
+interface NativePool {
+  query(config: { name: string; text: string }): Promise<{ rows: unknown[] }>;
+}
+
+/** Distinct statement texts prepared per process at most: each connection holds its own plans. */
+const PREPARED_MAX = 200;
 
 export interface OpenDatabaseOptions {
   entities: EntitySchema<any, any>[];
@@ -49,6 +64,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
   }
   const relay = embedded ? new EmbeddedNotifications() : undefined;
   const listeners = new Set<NotificationListener>();
+  const preparedNames = new Map<string, string>();
   let orm: MikroORM;
   try {
     orm = await MikroORM.init({
@@ -108,6 +124,25 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
           await listener.close();
         },
       };
+    },
+    async prepared<T>(em: EntityManager, sql: string): Promise<T[]> {
+      let name = preparedNames.get(sql);
+      if (name === undefined && !embedded && preparedNames.size < PREPARED_MAX) {
+        name = `cms_q_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+        preparedNames.set(sql, name);
+      }
+      if (!name || embedded || em.isInTransaction()) return em.execute<T[]>(sql);
+      options.onQuery?.(sql);
+      const pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<NativePool> }).getNativeClient();
+      try {
+        return (await pool.query({ name, text: sql })).rows as T[];
+      } catch (error) {
+        // A column's type changed under a connection's plan (another instance migrated): that
+        // prepared statement fails from now on, so the text is never prepared again.
+        if ((error as { code?: unknown }).code !== '0A000') throw error;
+        preparedNames.set(sql, '');
+        return em.execute<T[]>(sql);
+      }
     },
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()));

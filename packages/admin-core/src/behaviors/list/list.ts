@@ -41,7 +41,7 @@ export async function runList(
   const em = ctx.em();
   const where = await listWhere(controller, query, ctx.scope(em), extra);
   const limit = ctx.services.config.exactCountLimit;
-  const { rows, plan } = await selectPage(controller, query, where, em, limit);
+  const { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db);
   // An empty first page means no row matches; only an empty later page needs its own count.
   const { total, estimated } = rows.length
     ? { total: Number(rows[0]!.__total), estimated: rows[0]!.__estimated === true }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Database } from '../../database/open.ts';
 import type { ResolvedColumn, ResolvedController } from '../../controllers/resolve.ts';
 import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
@@ -182,6 +183,7 @@ export async function selectPage(
   where: SqlPart,
   em: EntityManager,
   exactCountLimit: number,
+  prepared?: Pick<Database, 'prepared'>,
 ) {
   const plan = planFor(controller, em);
   const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
@@ -197,7 +199,13 @@ export async function selectPage(
     select ${plan.select}, total.total as "__total", total.estimated as "__estimated"
     from page join ${plan.from} on e."id" = page."id" ${plan.joins} cross join total ${order}`;
   const params = query.search && where.sql ? where.params : [...where.params, ...where.params];
-  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
+  // A first page without parameters (the unfiltered list, by any sort) is the most frequent list
+  // request: prepared, PostgreSQL plans it once per connection instead of on every request
+  // (docs/performance.md, "Where the time goes"). Deeper pages would each be another text.
+  const rows =
+    params.length === 0 && query.page === 1 && prepared
+      ? await prepared.prepared<Record<string, unknown>>(em, sql)
+      : await em.execute<Record<string, unknown>[]>(sql, params);
   return { rows, plan };
 }
 
