@@ -37,7 +37,7 @@ interface NativePool {
   query(config: { name: string; text: string }): Promise<{ rows: unknown[] }>;
 }
 
-/** Distinct statement texts prepared per process at most: each connection holds its own plans. */
+/** Distinct statement texts one admin prepares at most: each connection of its pool holds its own plans. */
 const PREPARED_MAX = 200;
 
 export interface OpenDatabaseOptions {
