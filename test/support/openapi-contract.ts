@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 import { AdminCore, type AdapterRequest, type AdapterResponse } from '@cms/admin-core/adapter';
-import { DocumentChecker } from '../../packages/admin-core/test/openapi/support.ts';
+import { DocumentChecker } from './openapi-document.ts';
 
 /*
  * The contract check of every HTTP test (docs/openapi.md, "The contract in the tests"): a vitest

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentChecker } from '../../../../packages/admin-core/test/openapi/support.ts';
+import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
 import { runExample, type ExampleResult } from '../../client/example.ts';
 import { createTestDatabase, start, type Started, type TestDatabase } from '../support/app.ts';
 

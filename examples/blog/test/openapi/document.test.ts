@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer } from '../../../../test/support/auth.ts';
 import { signIn } from '../../../../test/support/client.ts';
-import { DocumentChecker } from '../../../../packages/admin-core/test/openapi/support.ts';
+import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
 import { POSTS, PRODUCTS, startBlogAdmin } from '../support/blog.ts';
 
 /*

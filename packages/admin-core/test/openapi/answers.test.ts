@@ -3,7 +3,7 @@ import { actionsPlugin, enginePlugin, labPlugin, partialsPlugin, prefsPlugin, re
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { XHR } from '../../../../test/support/auth.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { DocumentChecker } from './support.ts';
+import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
 
 /*
  * Answers of the fixture plugins' routes, successes and refusals, against the document

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionsPlugin, enginePlugin, labPlugin, partialsPlugin, prefsPlugin, relationsPlugin } from '@cms/admin-core/testing';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
-import { DocumentChecker } from './support.ts';
+import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
 
 /*
  * The OpenAPI document of an admin with every fixture plugin (docs/openapi.md): valid OpenAPI

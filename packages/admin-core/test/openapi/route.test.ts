@@ -3,7 +3,7 @@ import { resolveConfig } from '@cms/admin-core/testing';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, cookieHeader, cookieLogin, expectError } from '../../../../test/support/auth.ts';
 import { signIn } from '../../../../test/support/client.ts';
-import { DocumentChecker } from './support.ts';
+import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
 
 /*
  * `GET {prefix}/api/v1/openapi.json` (docs/openapi.md, "Serving it"): `openapi: 'authenticated'`
