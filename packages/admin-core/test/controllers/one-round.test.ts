@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminCore } from '../../src/adapter.ts';
+import { startUpError } from './startup-error.ts';
 import { ConfigError } from '../../src/index.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expect422, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
@@ -171,18 +171,7 @@ describe('cross-field rules and `validate`: start-up checks', () => {
   async function startError(patch: (fields: Record<string, any>) => void): Promise<unknown> {
     const fields = eventFields() as Record<string, any>;
     patch(fields);
-    try {
-      const core = await AdminCore.create({
-        secret: 'x'.repeat(40),
-        database: { url: 'postgres://postgres@127.0.0.1:1/none' },
-        logger: { info() {}, warn() {}, error() {} },
-        plugins: [roundsPlugin(eventsController(fields))],
-      });
-      await core.close();
-      return undefined;
-    } catch (error) {
-      return error;
-    }
+    return startUpError([roundsPlugin(eventsController(fields))]);
   }
 
   const refusals: Array<[string, (fields: Record<string, any>) => void, string, RegExp]> = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminCore } from '../../src/adapter.ts';
+import { startUpError } from './startup-error.ts';
 import { ConfigError, defineController, definePlugin, type Condition, type ControllerConfig } from '../../src/index.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
@@ -13,18 +13,7 @@ import { enginePlugin, Note } from '../../src/testing/engine.ts';
 
 async function start(controller: ControllerConfig): Promise<unknown> {
   const plugin = definePlugin({ vendor: 'test', name: 'paging', entities: enginePlugin.entities, controllers: [controller] });
-  try {
-    const core = await AdminCore.create({
-      secret: 'x'.repeat(40),
-      database: { url: 'postgres://postgres@127.0.0.1:1/none' },
-      logger: { info() {}, warn() {}, error() {} },
-      plugins: [plugin],
-    });
-    await core.close();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
+  return startUpError([plugin]);
 }
 
 const notes = (extra: Partial<ControllerConfig>): ControllerConfig =>

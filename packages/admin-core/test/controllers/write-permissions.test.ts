@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminCore } from '../../src/adapter.ts';
+import { startUpError } from './startup-error.ts';
 import { ConfigError, defineController, definePlugin, type FieldConfig } from '../../src/index.ts';
 import { resolveSettingsFields } from '../../src/settings/fields.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
@@ -60,18 +60,7 @@ describe('field-level write permissions: start-up checks', () => {
   async function startError(patch: (fields: Record<string, any>) => void): Promise<unknown> {
     const fields = guardFields() as Record<string, any>;
     patch(fields);
-    try {
-      const core = await AdminCore.create({
-        secret: 'x'.repeat(40),
-        database: { url: 'postgres://postgres@127.0.0.1:1/none' },
-        logger: { info() {}, warn() {}, error() {} },
-        plugins: [enginePlugin, guardPlugin(guardController(fields))],
-      });
-      await core.close();
-      return undefined;
-    } catch (error) {
-      return error;
-    }
+    return startUpError([enginePlugin, guardPlugin(guardController(fields))]);
   }
 
   const refusals: Array<[string, (fields: Record<string, any>) => void, string, RegExp]> = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminCore } from '../../src/adapter.ts';
+import { startUpError } from '../controllers/startup-error.ts';
 import { ConfigError } from '../../src/index.ts';
 import { isPluginFieldType } from '../../src/fields/config.ts';
 import { CORE_FIELD_TYPES } from '../../src/fields/yes-no.ts';
@@ -152,18 +152,7 @@ describe('switch and checkbox: start-up checks', () => {
   async function startError(patch: (fields: Record<string, any>) => void): Promise<unknown> {
     const fields = eventFields() as Record<string, any>;
     patch(fields);
-    try {
-      const core = await AdminCore.create({
-        secret: 'x'.repeat(40),
-        database: { url: 'postgres://postgres@127.0.0.1:1/none' },
-        logger: { info() {}, warn() {}, error() {} },
-        plugins: [roundsPlugin(eventsController(fields))],
-      });
-      await core.close();
-      return undefined;
-    } catch (error) {
-      return error;
-    }
+    return startUpError([roundsPlugin(eventsController(fields))]);
   }
 
   it('refuses a switch over a column that is not boolean, and keys it does not take', async () => {
