@@ -24,6 +24,10 @@ process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
 childControl(shutdown);
 
-// `--exact-counts`: every list total is a count, as the floor's (docs/performance.md, "Counts").
-app = await startExampleApp(process.env, process.env.BENCH_EXACT_COUNTS ? { exactCountLimit: Number.MAX_SAFE_INTEGER } : {});
+// `--exact-counts`: every list total is a count on every request, as the floor's: no estimate, no
+// count cache (docs/performance.md, "Counts").
+app = await startExampleApp(
+  process.env,
+  process.env.BENCH_EXACT_COUNTS ? { exactCountLimit: Number.MAX_SAFE_INTEGER, countCacheSeconds: 0 } : {},
+);
 if (stopping) await app.close();

@@ -42,7 +42,8 @@ const USAGE = `Usage: pnpm bench [-- options]
   --only W1,W4        run only these workloads (W1, W2, W2r, W3, W4, R1, R2)
   --fresh             drop the bench databases and seed them again
   --seed-only         prepare (seed) the databases and stop
-  --exact-counts      the app counts every list exactly, as the floor does (exactCountLimit off)
+  --exact-counts      the app counts every list on every request, as the floor does
+                      (no estimated totals, no count cache)
   --profile           CPU-profile the app during each measurement and print where its time goes
 Environment: BENCH_DATABASE_URL (or DATABASE_URL), a connection to the PostgreSQL server used to
 create the bench databases (default postgres://postgres@127.0.0.1:5432/postgres);
@@ -153,7 +154,8 @@ async function main(): Promise<void> {
     CMS_DATA_DIR: dataDir,
     CMS_DEMO_DATA: '',
     TRUST_PROXY: '',
-    // Read by bench/app-server.ts: no estimated totals, so W1 and W3 compare like with like.
+    // Read by bench/app-server.ts: no estimated totals and no count cache, so every workload
+    // compares like with like.
     BENCH_EXACT_COUNTS: args['exact-counts'] ? '1' : '',
   };
   const floorToken = randomBytes(32).toString('base64url');

@@ -23,6 +23,8 @@ export interface StartOptions {
   http?: Partial<HttpTimeouts>;
   /** The admin's `exactCountLimit` (docs/performance.md, "Counts"); the bench's `--exact-counts` sets it. */
   exactCountLimit?: number;
+  /** The admin's `countCacheSeconds` (docs/performance.md, "Counts"); the bench's `--exact-counts` sets it to 0. */
+  countCacheSeconds?: number;
 }
 
 export interface ExampleApp {
@@ -71,6 +73,7 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey, typesense_url: settings.typesenseUrl } } },
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.exactCountLimit !== undefined ? { exactCountLimit: options.exactCountLimit } : {}),
+    ...(options.countCacheSeconds !== undefined ? { countCacheSeconds: options.countCacheSeconds } : {}),
   });
   try {
     const seed = await seedSuperuser(admin.core, settings.admin);

@@ -1,4 +1,5 @@
 import { AuthService } from './auth/service.ts';
+import { CountCache } from './behaviors/list/count-cache.ts';
 import { THROTTLE_SWEEP_INTERVAL_MS } from './auth/throttle.ts';
 import { coreAuthEntities } from './auth/entities.ts';
 import { resolveConfig } from './config/resolve.ts';
@@ -61,6 +62,8 @@ export class AdminCore implements AdminServices {
   readonly strings: Strings;
   readonly db: Database;
   readonly auth: AuthService;
+  /** Exact totals of filtered lists, evicted by write notifications (docs/performance.md, "The count cache"). */
+  readonly counts: CountCache;
   readonly storage: Storage;
   readonly blobs: BlobJanitor;
   readonly routes: readonly RouteDefinition[];
@@ -98,6 +101,7 @@ export class AdminCore implements AdminServices {
       notifications: db,
       logger: config.logger,
     });
+    this.counts = new CountCache({ maxAgeMs: config.countCacheSeconds * 1000 });
     this.blobs = new BlobJanitor(db.orm, storage, config.logger);
     this.controllers = controllers;
     this.fieldTypes = allFieldTypes(registry);
@@ -168,7 +172,11 @@ export class AdminCore implements AdminServices {
       await core.blobs.retryPending();
       // The session cache's invalidations (docs/auth.md, "Session cache").
       await core.auth.start();
+      // The list count cache's invalidations (docs/performance.md, "The count cache").
+      const tables = new Set([...controllers.values()].map((c) => c.meta.tableName));
+      await core.counts.start(db, core.em(), [...tables], config.logger);
     } catch (error) {
+      await core.counts.close();
       await core.auth.close();
       await db.close();
       throw error;
@@ -213,6 +221,7 @@ export class AdminCore implements AdminServices {
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    await this.counts.close();
     await this.auth.close();
     await this.db.close();
   }

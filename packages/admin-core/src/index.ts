@@ -122,4 +122,4 @@ export type { ThrottleConfig } from './auth/throttle.ts';
 export { hashPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';
 
 // Indexes of lists at scale, for plugin migrations (docs/performance.md, "Lists at scale").
-export { searchIndexes, sortIndexes, dropListIndexes } from './database/indexes.ts';
+export { searchIndexes, sortIndexes, dropListIndexes, writeNotifications, dropWriteNotifications } from './database/indexes.ts';

@@ -51,6 +51,7 @@ const EXPECTED: Record<keyof typeof ENTRIES, { values: string[]; types: string[]
       'definePluginFieldType',
       'defineStrings',
       'dropListIndexes',
+      'dropWriteNotifications',
       'hasPermission',
       'hasPermissions',
       'hashPassword',
@@ -64,6 +65,7 @@ const EXPECTED: Record<keyof typeof ENTRIES, { values: string[]; types: string[]
       'sniffImage',
       'sortIndexes',
       'withoutMetadata',
+      'writeNotifications',
     ],
     types: [
       'ActionContext',

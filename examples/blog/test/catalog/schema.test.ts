@@ -15,7 +15,12 @@ describe('catalog tables', () => {
 
   it('records its migration in cms_migrations', async () => {
     const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'acme.catalog/%' order by id`);
-    expect(rows.map((r) => r.name)).toEqual(['acme.catalog/0001-init', 'acme.catalog/0002-accessories', 'acme.catalog/0003-list-indexes']);
+    expect(rows.map((r) => r.name)).toEqual([
+      'acme.catalog/0001-init',
+      'acme.catalog/0002-accessories',
+      'acme.catalog/0003-list-indexes',
+      'acme.catalog/0004-write-notifications',
+    ]);
   });
 
   it('creates acme_catalog_product_accessories: the pivot of accessories, with a quantity of 1 to 99', async () => {

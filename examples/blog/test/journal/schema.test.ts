@@ -23,12 +23,18 @@ describe('journal tables', () => {
       'cms.journal/0001-init',
       'cms.journal/0002-media',
       'cms.journal/0003-list-indexes',
+      'cms.journal/0004-write-notifications',
     ]);
   });
 
   it('records its migration in cms_migrations', async () => {
     const rows = await t.sql<{ name: string }>(`select name from cms_migrations where name like 'cms.journal/%' order by id`);
-    expect(rows.map((r) => r.name)).toEqual(['cms.journal/0001-init', 'cms.journal/0002-media', 'cms.journal/0003-list-indexes']);
+    expect(rows.map((r) => r.name)).toEqual([
+      'cms.journal/0001-init',
+      'cms.journal/0002-media',
+      'cms.journal/0003-list-indexes',
+      'cms.journal/0004-write-notifications',
+    ]);
   });
 
   it('creates journal_categories', async () => {

@@ -24,6 +24,7 @@ const KNOWN_KEYS = new Set([
   'settings',
   'formSessionMaxAgeSeconds',
   'exactCountLimit',
+  'countCacheSeconds',
   'openapi',
 ]);
 
@@ -146,6 +147,14 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       'The default is 100000; Number.MAX_SAFE_INTEGER counts every list exactly (docs/performance.md, "Counts").',
     );
   }
+  const countCache = config.countCacheSeconds ?? 60;
+  if (!Number.isSafeInteger(countCache) || countCache < 0 || countCache > 3600) {
+    throw ConfigError.at(
+      { key: 'countCacheSeconds' },
+      'must be a whole number of seconds from 0 to 3600',
+      'The default is 60; 0 turns the list count cache off (docs/performance.md, "The count cache").',
+    );
+  }
   const themes = config.themes ?? ['light', 'dark', 'auto'];
   if (!Array.isArray(themes) || themes.length === 0 || !themes.every((theme) => typeof theme === 'string' && theme !== '')) {
     throw ConfigError.at(
@@ -196,6 +205,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       sessionCacheSeconds: sessionCache,
       formSessionMaxAgeSeconds: formSessionMaxAge,
       exactCountLimit,
+      countCacheSeconds: countCache,
       throttle,
       themes,
       openapi,

@@ -31,6 +31,8 @@ export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclara
   readonly formSessionMaxAgeSeconds: number;
   /** Unfiltered list totals at this many estimated rows or more are estimates (docs/performance.md, "Counts"). */
   readonly exactCountLimit: number;
+  /** List count cache max age (docs/performance.md, "The count cache"); 0: no cache. */
+  readonly countCacheSeconds: number;
   readonly throttle: Readonly<ThrottleConfig>;
   readonly themes: readonly string[];
   /** Who may read the OpenAPI document (docs/openapi.md). */

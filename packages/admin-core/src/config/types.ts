@@ -46,6 +46,12 @@ export interface AdminConfig {
    */
   exactCountLimit?: number;
   /**
+   * How long the exact total of a searched or filtered list may be served from the in-process
+   * count cache when no write notification evicts it first (docs/performance.md, "The count cache"). 0 to
+   * 3600, default 60; 0 turns the cache off. Only tables with `writeNotifications` are cached.
+   */
+  countCacheSeconds?: number;
+  /**
    * Who may read the OpenAPI document at `GET {prefix}/api/v1/openapi.json` (docs/openapi.md):
    * `'public'` anyone, `'authenticated'` (default) any signed-in admin, `false` nobody (404).
    */

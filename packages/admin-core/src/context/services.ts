@@ -11,6 +11,7 @@ import type { SettingsService } from '../settings/service.ts';
 import type { BlobJanitor } from '../storage/janitor.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Database } from '../database/open.ts';
+import type { CountCache } from '../behaviors/list/count-cache.ts';
 
 /**
  * The plugin registry with the capabilities the composition root passes in: plugin client files,
@@ -43,4 +44,6 @@ export interface AdminServices {
   em(): EntityManager;
   /** The database, for statements prepared once per connection (`Database.prepared`). */
   readonly db: Pick<Database, 'prepared'>;
+  /** Exact totals of filtered lists, evicted by write notifications (docs/performance.md, "The count cache"). */
+  readonly counts: CountCache;
 }

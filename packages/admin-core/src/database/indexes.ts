@@ -91,6 +91,39 @@ export function dropListIndexes(table: string, columns: { search?: readonly stri
   return names.length ? `drop index if exists ${names.map(ident).join(', ')}` : 'select 1';
 }
 
+/** The channel on which `writeNotifications` triggers name the table written to. */
+export const ROWS_CHANNEL = 'cms_rows';
+/** The trigger function of `writeNotifications`, shared by every table. */
+export const ROWS_NOTIFY_FUNCTION = 'cms_rows_notify';
+/** The name of the trigger `writeNotifications` gives `table`. */
+export const writeTriggerName = (table: string) => indexName(table, 'rows', 'notify');
+
+/**
+ * A statement-level trigger that notifies `cms_rows` with the table's name after every insert,
+ * update, delete and truncate, whoever runs it, when its transaction commits. With it, the exact
+ * totals of the table's filtered lists are cached in process and evicted on every instance at
+ * each write (docs/performance.md, "The count cache"); without it, each of those lists counts again. One
+ * notification per statement (and PostgreSQL folds equal ones of a transaction): a bulk write
+ * costs one. Creates (or replaces) the shared trigger function too.
+ */
+export function writeNotifications(table: string): string {
+  const trigger = ident(writeTriggerName(table));
+  return `create or replace function ${ROWS_NOTIFY_FUNCTION}() returns trigger language plpgsql as $cms$
+begin
+  perform pg_notify('${ROWS_CHANNEL}', tg_table_name);
+  return null;
+end
+$cms$;
+drop trigger if exists ${trigger} on ${ident(table)};
+create trigger ${trigger} after insert or update or delete or truncate on ${ident(table)}
+  for each statement execute function ${ROWS_NOTIFY_FUNCTION}()`;
+}
+
+/** The `down` of `writeNotifications` (the function stays: other tables may use it). */
+export function dropWriteNotifications(table: string): string {
+  return `drop trigger if exists ${ident(writeTriggerName(table))} on ${ident(table)}`;
+}
+
 /**
  * Start-up check (docs/performance.md, "Lists at scale"): when some list has searchable columns
  * and `pg_trgm` is not installed, logs one warning saying that search runs unindexed.

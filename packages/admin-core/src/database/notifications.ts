@@ -1,7 +1,7 @@
 /**
  * PostgreSQL `LISTEN`/`NOTIFY` for the admin (docs/auth.md, "Session cache"). On the PostgreSQL
- * server a dedicated connection listens, separate from the pool, and reconnects with backoff when
- * it drops. On the embedded database every connection is the same backend session: it listens
+ * server one dedicated connection listens on every channel, separate from the pool, and
+ * reconnects with backoff when it drops. On the embedded database every connection is the same backend session: it listens
  * once, and a notification arrives on whichever pooled connection ran the committing statement,
  * before that statement's answer.
  *
@@ -70,56 +70,104 @@ export const LISTENER_APPLICATION_NAME = 'cms-admin-listener';
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Listens on the PostgreSQL server through a dedicated connection made with the pool's own
- * options. Resolves once the first attempt is over, listening or not: a failed attempt reports
- * `down` and retries in the background.
+ * The admin's one listening connection on the PostgreSQL server, made with the pool's own options
+ * and shared by every channel (the session cache's, the list count cache's): each `subscribe`
+ * adds a channel to it. It connects at the first subscription and reconnects with backoff when
+ * it drops, listening again on every channel; its heartbeat is the shortest any subscriber asked.
  */
-export async function listenOnServer(
-  pool: PgPool,
-  channel: string,
-  handlers: NotificationHandlers,
-  timing: Partial<ListenerTiming> = {},
-): Promise<NotificationListener> {
-  const listener = new ServerListener(pool, channel, handlers, { ...DEFAULT_TIMING, ...timing });
-  await listener.connect();
-  return listener;
-}
-
-class ServerListener implements NotificationListener {
+export class ServerListener {
   readonly #pool: PgPool;
-  readonly #channel: string;
-  readonly #handlers: NotificationHandlers;
-  readonly #timing: ListenerTiming;
+  readonly #subscribers = new Map<string, Set<Subscription>>();
   #client: PgClient | undefined;
   #listening = false;
   #closed = false;
   #attempt = 0;
   #retry: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
+  /** The connection attempt under way: a subscription waits for it before it listens itself. */
+  #connecting: Promise<void> | undefined;
   /** The fence round trip on the wire, and the one that waits for it (sent after it answers). */
   #inflight: Promise<boolean> | undefined;
   #queued: Promise<boolean> | undefined;
   #drop: ((error?: unknown) => void) | undefined;
 
-  constructor(pool: PgPool, channel: string, handlers: NotificationHandlers, timing: ListenerTiming) {
+  constructor(pool: PgPool) {
     this.#pool = pool;
-    this.#channel = channel;
-    this.#handlers = handlers;
-    this.#timing = timing;
   }
 
   get listening(): boolean {
     return this.#listening;
   }
 
-  async connect(): Promise<void> {
+  /** The timing of the connection: the shortest heartbeat and backoff any subscriber asked. */
+  get #timing(): ListenerTiming {
+    const all = [...this.#subscribers.values()].flatMap((set) => [...set].map((subscription) => subscription.timing));
+    if (all.length === 0) return DEFAULT_TIMING;
+    return {
+      backoffMs: Math.min(...all.map((t) => t.backoffMs)),
+      maxBackoffMs: Math.min(...all.map((t) => t.maxBackoffMs)),
+      heartbeatMs: Math.min(...all.map((t) => t.heartbeatMs)),
+    };
+  }
+
+  #each(call: (handlers: NotificationHandlers) => void): void {
+    for (const set of this.#subscribers.values()) for (const subscription of set) call(subscription.handlers);
+  }
+
+  /**
+   * Listens on `channel` too. Resolves once the first attempt is over, listening or not: a failed
+   * attempt reports `down` and retries in the background.
+   */
+  async subscribe(channel: string, handlers: NotificationHandlers, timing: Partial<ListenerTiming> = {}): Promise<NotificationListener> {
+    const subscription: Subscription = { handlers, timing: { ...DEFAULT_TIMING, ...timing } };
+    let set = this.#subscribers.get(channel);
+    const added = !set;
+    if (!set) this.#subscribers.set(channel, (set = new Set()));
+    set.add(subscription);
+    await this.#connecting;
+    if (this.#closed) handlers.down(new Error('the listener is closed'));
+    else if (!this.#client && !this.#retry) await (this.#connecting = this.#connect());
+    else if (this.#listening && this.#client) {
+      const client = this.#client;
+      try {
+        if (added) await client.query(`listen ${quoteIdent(channel)}`);
+        if (this.#listening && this.#client === client) {
+          this.#restartHeartbeat();
+          handlers.up();
+        }
+      } catch (error) {
+        this.#drop?.(error);
+      }
+    } else handlers.down(new Error('the listening connection is down'));
+    const listener = this;
+    return {
+      get listening() {
+        return listener.#listening && Boolean(listener.#subscribers.get(channel)?.has(subscription));
+      },
+      fence: () => (set.has(subscription) ? this.fence() : Promise.resolve(false)),
+      close: () => this.#unsubscribe(channel, subscription),
+    };
+  }
+
+  async #unsubscribe(channel: string, subscription: Subscription): Promise<void> {
+    const set = this.#subscribers.get(channel);
+    if (!set?.delete(subscription)) return;
+    if (set.size > 0) return;
+    this.#subscribers.delete(channel);
+    // The last one out hangs up; a later subscription connects again.
+    if (this.#subscribers.size === 0) return this.#disconnect();
+    await this.#client?.query(`unlisten ${quoteIdent(channel)}`).catch(() => {});
+  }
+
+  async #connect(): Promise<void> {
     this.#retry = undefined;
-    if (this.#closed) return;
+    if (this.#closed || this.#subscribers.size === 0) return;
+    const timing = this.#timing;
     const client = new this.#pool.Client({
       ...this.#pool.options,
       application_name: LISTENER_APPLICATION_NAME,
       keepAlive: true,
-      connectionTimeoutMillis: Math.max(1000, this.#timing.heartbeatMs),
+      connectionTimeoutMillis: Math.max(1000, timing.heartbeatMs),
     });
     this.#client = client;
     let lost = false;
@@ -133,20 +181,23 @@ class ServerListener implements NotificationListener {
       this.#listening = false;
       clearInterval(this.#heartbeat);
       if (this.#closed) return;
-      this.#handlers.down(error);
-      const delay = Math.min(this.#timing.maxBackoffMs, this.#timing.backoffMs * 2 ** this.#attempt);
+      this.#each((handlers) => handlers.down(error));
+      const { backoffMs, maxBackoffMs } = this.#timing;
+      const delay = Math.min(maxBackoffMs, backoffMs * 2 ** this.#attempt);
       this.#attempt += 1;
-      this.#retry = setTimeout(() => void this.connect(), delay * (0.5 + Math.random() / 2));
+      this.#retry = setTimeout(() => void (this.#connecting = this.#connect()), delay * (0.5 + Math.random() / 2));
       this.#retry.unref();
     };
     client.on('error', drop);
     client.on('end', () => drop(new Error('the listening connection ended')));
     client.on('notification', (message) => {
-      if (message.channel === this.#channel && this.#client === client) this.#handlers.notify(message.payload ?? '');
+      if (this.#client !== client) return;
+      for (const subscription of this.#subscribers.get(message.channel) ?? []) subscription.handlers.notify(message.payload ?? '');
     });
     try {
       await client.connect();
-      await client.query(`listen ${quoteIdent(this.#channel)}`);
+      // Every channel subscribed so far, including those added while this attempt connected.
+      for (const channel of this.#subscribers.keys()) await client.query(`listen ${quoteIdent(channel)}`);
     } catch (error) {
       drop(error);
       return;
@@ -159,8 +210,14 @@ class ServerListener implements NotificationListener {
     this.#attempt = 0;
     this.#drop = drop;
     this.#listening = true;
-    this.#handlers.up();
-    // A connection cut without a word (a dead network path) is found by a fence that gets no answer.
+    this.#restartHeartbeat();
+    this.#each((handlers) => handlers.up());
+  }
+
+  /** A connection cut without a word (a dead network path) is found by a fence that gets no answer. */
+  #restartHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    if (!this.#listening) return;
     this.#heartbeat = setInterval(() => void this.fence(), this.#timing.heartbeatMs);
     this.#heartbeat.unref();
   }
@@ -201,15 +258,26 @@ class ServerListener implements NotificationListener {
     return trip;
   }
 
+  /** Closes the connection for every subscriber, for good (the admin's shutdown). */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#disconnect();
+  }
+
+  async #disconnect(): Promise<void> {
     this.#listening = false;
+    this.#attempt = 0;
     clearTimeout(this.#retry);
     clearInterval(this.#heartbeat);
     const client = this.#client;
     this.#client = undefined;
     await client?.end().catch(() => {});
   }
+}
+
+interface Subscription {
+  handlers: NotificationHandlers;
+  timing: ListenerTiming;
 }
 
 /**

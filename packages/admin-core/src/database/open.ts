@@ -5,7 +5,7 @@ import { isEmbedded, type DatabaseConfig } from './config.ts';
 import { startEmbedded, type EmbeddedServer } from './embedded.ts';
 import {
   EmbeddedNotifications,
-  listenOnServer,
+  ServerListener,
   type ListenerTiming,
   type NotificationHandlers,
   type NotificationListener,
@@ -18,9 +18,9 @@ export interface Database {
   /** Applies pending migrations of the core and every plugin, in registration order. */
   migrate(): Promise<string[]>;
   /**
-   * Listens on a PostgreSQL notification channel (docs/auth.md, "Session cache"): a dedicated
-   * connection on the server, the shared backend session on the embedded database. Closed with
-   * the database at the latest.
+   * Listens on a PostgreSQL notification channel (docs/auth.md, "Session cache"): on the server
+   * one dedicated connection shared by every channel, on the embedded database the shared backend
+   * session. Closed with the database at the latest.
    */
   listen(channel: string, handlers: NotificationHandlers, timing?: Partial<ListenerTiming>): Promise<NotificationListener>;
   /**
@@ -64,6 +64,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
   }
   const relay = embedded ? new EmbeddedNotifications() : undefined;
   const listeners = new Set<NotificationListener>();
+  let serverListener: Promise<ServerListener> | undefined;
   const preparedNames = new Map<string, string>();
   let orm: MikroORM;
   try {
@@ -110,8 +111,11 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
       if (relay) {
         listener = await relay.listen(channel, handlers, (sql) => orm.em.getConnection().execute(sql));
       } else {
-        const pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<PgPool> }).getNativeClient();
-        listener = await listenOnServer(pool, channel, handlers, timing);
+        // One connection for every channel, made once even when two subscribe at the same time.
+        serverListener ??= (orm.em.getConnection() as unknown as { getNativeClient(): Promise<PgPool> })
+          .getNativeClient()
+          .then((pool) => new ServerListener(pool));
+        listener = await (await serverListener).subscribe(channel, handlers, timing);
       }
       listeners.add(listener);
       return {
@@ -147,6 +151,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()));
       listeners.clear();
+      await (await serverListener?.catch(() => undefined))?.close();
       await orm.close(true);
       await embedded?.close();
     },

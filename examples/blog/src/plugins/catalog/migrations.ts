@@ -1,5 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import { dropListIndexes, Migration, searchIndexes, sortIndexes } from '@cms/admin-core';
+import { dropListIndexes, dropWriteNotifications, Migration, searchIndexes, sortIndexes, writeNotifications } from '@cms/admin-core';
 
 /** Products and the storefront singleton. Precisions of the money columns: see `Product`. */
 export class CatalogInit extends Migration {
@@ -73,8 +73,23 @@ export class CatalogListIndexes extends Migration {
 }
 
 /** The catalog's migrations, in order; names are recorded in `cms_migrations`. */
+/**
+ * Every write to the products notifies (docs/performance.md, "Counts"): the exact totals of its
+ * searched and filtered lists are cached in process, evicted on every instance at the next write.
+ */
+export class CatalogWriteNotifications extends Migration {
+  override up(): void {
+    this.addSql(writeNotifications('acme_catalog_products'));
+  }
+
+  override down(): void {
+    this.addSql(dropWriteNotifications('acme_catalog_products'));
+  }
+}
+
 export const catalogMigrations: MigrationObject[] = [
   { name: 'acme.catalog/0001-init', class: CatalogInit },
   { name: 'acme.catalog/0002-accessories', class: CatalogAccessories },
   { name: 'acme.catalog/0003-list-indexes', class: CatalogListIndexes },
+  { name: 'acme.catalog/0004-write-notifications', class: CatalogWriteNotifications },
 ];

@@ -41,17 +41,34 @@ export async function runList(
   const em = ctx.em();
   const where = await listWhere(controller, query, ctx.scope(em), extra);
   const limit = ctx.services.config.exactCountLimit;
-  const { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db);
+  const { counts } = ctx.services;
+  // A filtered list on its own table may take its exact total from the count cache
+  // (docs/performance.md, "The count cache"); inside a transaction it may see its own uncommitted writes.
+  const cacheKey = where.sql && where.ownTable && !em.isInTransaction() ? counts.keyOf(controller.meta.tableName, where) : undefined;
+  const cachedTotal = cacheKey ? await counts.get(cacheKey) : undefined;
+  const meta = (total: number, estimated = false): ListResult['meta'] => ({
+    last_page: Math.max(1, Math.ceil(total / query.perPage)),
+    page: query.page,
+    per_page: query.perPage,
+    total,
+    ...(estimated ? { total_estimated: true as const } : {}),
+  });
+  // Nothing matches: no statement at all.
+  if (cachedTotal === 0) return { data: [], meta: meta(0) };
+  const epoch = counts.epoch;
+  const { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db, cachedTotal);
   // An empty first page means no row matches; only an empty later page needs its own count.
-  const { total, estimated } = rows.length
-    ? { total: Number(rows[0]!.__total), estimated: rows[0]!.__estimated === true }
-    : query.page === 1
-      ? { total: 0, estimated: false }
-      : await countRows(controller, where, em, limit);
-  const lastPage = Math.max(1, Math.ceil(total / query.perPage));
-  const meta: ListResult['meta'] = { last_page: lastPage, page: query.page, per_page: query.perPage, total };
-  if (estimated) meta.total_estimated = true;
-  if (rows.length === 0) return { data: [], meta };
+  const { total, estimated } =
+    cachedTotal !== undefined
+      ? { total: cachedTotal, estimated: false }
+      : rows.length
+        ? { total: Number(rows[0]!.__total), estimated: rows[0]!.__estimated === true }
+        : query.page === 1
+          ? { total: 0, estimated: false }
+          : await countRows(controller, where, em, limit);
+  if (cacheKey && cachedTotal === undefined && !estimated) counts.fill(cacheKey, total, epoch);
+  const listMeta = meta(total, estimated);
+  if (rows.length === 0) return { data: [], meta: listMeta };
 
   const scalarColumns = [...controller.columns.values()].filter((c) => c.property.kind === 'scalar');
   const byProperty: Record<string, unknown>[] = [];
@@ -85,7 +102,7 @@ export async function runList(
       );
       if (known.length) states[String(row.id)] = known;
     });
-    if (Object.keys(states).length) meta.row_states = states;
+    if (Object.keys(states).length) listMeta.row_states = states;
   }
-  return { data, meta };
+  return { data, meta: listMeta };
 }

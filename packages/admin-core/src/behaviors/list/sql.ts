@@ -95,11 +95,17 @@ const dayText = (date: Date) =>
 
 const isTimestamp = (type: string | undefined) => Boolean(type && /^timestamp|^datetime/.test(type));
 
+/** A list's WHERE, and whether it reads the list's own table alone (its total may be cached). */
+export interface ListWhere extends SqlPart {
+  ownTable: boolean;
+}
+
 /**
  * The WHERE of a list request: scope, search and filters. Search and filters are written here
- * (literal `%`, `_` and `\` escaped); scopes and scope filters go through the ORM.
+ * (literal `%`, `_` and `\` escaped); scopes and scope filters go through the ORM, and may read
+ * other tables.
  */
-export async function listWhere(controller: ResolvedController, query: ListQuery, ctx: ScopeContext, extra?: SqlPart): Promise<SqlPart> {
+export async function listWhere(controller: ResolvedController, query: ListQuery, ctx: ScopeContext, extra?: SqlPart): Promise<ListWhere> {
   const parts: string[] = [];
   const params: unknown[] = [];
   const add = (part: { sql: string; params: unknown[] }) => {
@@ -107,6 +113,7 @@ export async function listWhere(controller: ResolvedController, query: ListQuery
     params.push(...part.params);
   };
   const scope = await scopeCondition(controller, 'list', ctx);
+  let ownTable = !scope && !extra;
   if (scope) add(conditionSql(controller.meta.class, scope, ctx.em));
   // A condition of the caller over the alias `e` (a relation's linked rows, docs/relations.md).
   if (extra) add({ sql: `(${extra.sql})`, params: extra.params });
@@ -144,11 +151,12 @@ export async function listWhere(controller: ResolvedController, query: ListQuery
         add({ sql: `${target} ilike ?`, params: [`%${escapeLike(value)}%`] });
         break;
       case 'scope':
+        ownTable = false;
         add(conditionSql(controller.meta.class, await filter.scope!(value, ctx), ctx.em));
         break;
     }
   }
-  return { sql: parts.length ? `where ${parts.join(' and ')}` : '', params };
+  return { sql: parts.length ? `where ${parts.join(' and ')}` : '', params, ownTable };
 }
 
 /**
@@ -184,21 +192,26 @@ export async function selectPage(
   em: EntityManager,
   exactCountLimit: number,
   prepared?: Pick<Database, 'prepared'>,
+  known?: number,
 ) {
   const plan = planFor(controller, em);
   const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
   const sortColumn = query.sort ? controller.columns.get(query.sort.column) : undefined;
   const order = sortColumn ? `order by ${column(sortColumn)} ${direction}, e."id" ${direction}` : 'order by e."id" asc';
   const limit = `limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`;
+  const pageIds = `with page as (select e."id" from ${plan.from} ${where.sql} ${order} ${limit})`;
+  // A total the count cache knows: the page alone, planned on its own (docs/performance.md, "Counts").
+  const searched = known === undefined && Boolean(query.search && where.sql);
   const head =
-    query.search && where.sql
-      ? searchedHead(plan, where, sortColumn ? column(sortColumn) : undefined, direction, limit)
-      : `with page as (select e."id" from ${plan.from} ${where.sql} ${order} ${limit}),
-      total as (${totalSql(plan, where, exactCountLimit)})`;
+    known !== undefined
+      ? `${pageIds}, total as (select cast(? as bigint) as total, false as estimated)`
+      : searched
+        ? searchedHead(plan, where, sortColumn ? column(sortColumn) : undefined, direction, limit)
+        : `${pageIds}, total as (${totalSql(plan, where, exactCountLimit)})`;
   const sql = `${head}
     select ${plan.select}, total.total as "__total", total.estimated as "__estimated"
     from page join ${plan.from} on e."id" = page."id" ${plan.joins} cross join total ${order}`;
-  const params = query.search && where.sql ? where.params : [...where.params, ...where.params];
+  const params = known !== undefined ? [...where.params, known] : searched ? where.params : [...where.params, ...where.params];
   // A first page without parameters (the unfiltered list, by any sort) is the most frequent list
   // request: prepared, PostgreSQL plans it once per connection instead of on every request
   // (docs/performance.md, "Where the time goes"). Deeper pages would each be another text.
