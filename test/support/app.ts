@@ -142,3 +142,29 @@ export async function startTestAdmin({ adapter = 'koa', ...overrides }: TestAdmi
   };
   return harness;
 }
+
+/**
+ * Another admin on the same PostgreSQL server database as `t` (no migrations of its own), mounted
+ * in its own Koa app as a host would: the second instance of the multi-instance tests. The
+ * embedded PGlite serves one process through one connection, so only `t.db.kind === 'server'`.
+ */
+export async function startSecondInstance(
+  t: TestAdmin,
+  overrides: Partial<AdminConfig> = {},
+): Promise<{ admin: KoaAdmin; http: ReturnType<typeof supertest> }> {
+  const { config } = t.core;
+  const admin = await createAdmin({
+    secret: TEST_SECRET,
+    database: { ...t.db.config, migrate: false },
+    backend: { uri: config.prefix, cookie_secure: config.cookieSecure },
+    locales: config.locales,
+    fallbackLocale: config.fallbackLocale,
+    plugins: config.plugins,
+    storage: { root: t.storageRoot },
+    logger: silentLogger,
+    ...overrides,
+  });
+  const app = new Koa();
+  app.use(admin.middleware);
+  return { admin, http: supertest(app.callback()) };
+}

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Koa from 'koa';
-import supertest from 'supertest';
-import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
-import { API, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import type supertest from 'supertest';
+import type { KoaAdmin } from '@cms/admin-koa';
+import { API, startSecondInstance, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer } from '../../../../test/support/auth.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
 import { POSTS, seedCategories, seedPosts, startBlogAdmin } from '../support/blog.ts';
@@ -174,21 +172,7 @@ describe('the count cache on two instances', () => {
   beforeAll(async () => {
     t = await startBlogAdmin({ countCacheSeconds: 600 });
     if (t.db.kind !== 'server') return;
-    const { config } = t.core;
-    second = await createAdmin({
-      secret: TEST_SECRET,
-      database: { ...t.db.config, migrate: false },
-      backend: { uri: config.prefix, cookie_secure: config.cookieSecure },
-      locales: config.locales,
-      fallbackLocale: config.fallbackLocale,
-      plugins: config.plugins,
-      storage: { root: t.storageRoot },
-      logger: silentLogger,
-      countCacheSeconds: 600,
-    });
-    const app = new Koa();
-    app.use(second.middleware);
-    other = supertest(app.callback());
+    ({ admin: second, http: other } = await startSecondInstance(t, { countCacheSeconds: 600 }));
     const admin = await t.createAdmin({ isSuperuser: true });
     ({ token } = await t.core.auth.issue(admin.id, 'bearer'));
     await seedPosts(t, 7, { prefix: 'Puffin' });

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin } from '@cms/admin-koa';
-import Koa from 'koa';
-import supertest from 'supertest';
-import { API, startTestAdmin, TEST_SECRET, type SeededAdmin, type TestAdmin } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { API, startSecondInstance, startTestAdmin, TEST_SECRET, type SeededAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { TokenSealer } from '../../src/auth/tokens.ts';
 import { bearer, cookieHeader, cookieLogin, expectError, tamper } from '../../../../test/support/auth.ts';
 
@@ -159,21 +155,8 @@ describe('revocation and throttling shared by every instance', () => {
     // process through a single connection, so this runs on the PostgreSQL server only.
     if (t.db.kind !== 'server')
       context.skip('needs the PostgreSQL server (DATABASE_URL): two instances on one embedded database are not possible');
-    const { config } = t.core;
-    const second = await createAdmin({
-      secret: TEST_SECRET,
-      database: { ...t.db.config, migrate: false },
-      backend: { uri: config.prefix, cookie_secure: config.cookieSecure },
-      locales: config.locales,
-      fallbackLocale: config.fallbackLocale,
-      plugins: config.plugins,
-      storage: { root: t.storageRoot },
-      logger: silentLogger,
-    });
+    const { admin: second, http: other } = await startSecondInstance(t);
     try {
-      const app = new Koa();
-      app.use(second.middleware);
-      const other = supertest(app.callback());
       const admin = await t.createAdmin();
       // Signed in on instance A, used on instance B.
       const token = await t.login(admin.login, admin.password);

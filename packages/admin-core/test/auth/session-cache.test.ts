@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
-import Koa from 'koa';
-import supertest from 'supertest';
-import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import type { KoaAdmin } from '@cms/admin-koa';
+import type supertest from 'supertest';
+import { API, startSecondInstance, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, expectError } from '../../../../test/support/auth.ts';
 import { ADMINS, clientFor, type Client } from '../../../../test/support/client.ts';
 import { LISTENER_APPLICATION_NAME } from '../../src/database/notifications.ts';
@@ -261,21 +259,7 @@ describe('session cache on two instances', () => {
   beforeAll(async () => {
     t = await startTestAdmin({ sessionCacheSeconds: 30 });
     if (t.db.kind !== 'server') return;
-    const { config } = t.core;
-    second = await createAdmin({
-      secret: TEST_SECRET,
-      database: { ...t.db.config, migrate: false },
-      backend: { uri: config.prefix, cookie_secure: config.cookieSecure },
-      locales: config.locales,
-      fallbackLocale: config.fallbackLocale,
-      plugins: config.plugins,
-      storage: { root: t.storageRoot },
-      logger: silentLogger,
-      sessionCacheSeconds: 30,
-    });
-    const app = new Koa();
-    app.use(second.middleware);
-    other = supertest(app.callback());
+    ({ admin: second, http: other } = await startSecondInstance(t, { sessionCacheSeconds: 30 }));
   });
   afterAll(async () => {
     await second?.close();
