@@ -1,9 +1,9 @@
 /**
  * PostgreSQL `LISTEN`/`NOTIFY` for the admin (docs/auth.md, "Session cache"). On the PostgreSQL
  * server one dedicated connection listens on every channel, separate from the pool, and
- * reconnects with backoff when it drops. On the embedded database every connection is the same backend session: it listens
- * once, and a notification arrives on whichever pooled connection ran the committing statement,
- * before that statement's answer.
+ * reconnects with backoff when it drops. On the embedded database every connection is the same
+ * backend session: it listens once, and a notification arrives on whichever pooled connection ran
+ * the committing statement, before that statement's answer.
  *
  * A notification reaches another connection a moment after its commit. `fence()` closes that
  * moment: PostgreSQL sends a listening session the notifications it has pending before the answer
