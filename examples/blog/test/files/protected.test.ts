@@ -162,7 +162,7 @@ describe('the protected datasheet', () => {
     expect((await su.get(`${POSTS}/${id}/files/${GALLERY}/${file.body.data.id}/download`)).status).toBe(404);
     expect((await su.get(`${POSTS}/${id}/files/${GALLERY}/${file.body.data.id}/thumb`)).status).toBe(404);
     expect(
-      (await su.get(`${POSTS}/${id}/files/${GALLERY}/${file.body.data.id}/thumb`, { width: 50, height: 50, mode: 'fit' })).status,
+      (await su.get(`${POSTS}/${id}/files/${GALLERY}/${file.body.data.id}/thumb`, { width: 100, height: 100, mode: 'fit' })).status,
     ).toBe(404);
   });
 

@@ -30,7 +30,7 @@ describe('files of a saved record: the routes without a session key', () => {
     return Number(res.body.data.id);
   };
 
-  it('uploads a cover image: a FileItem with url and thumb_url, both served publicly; the stored image has no metadata', async () => {
+  it('uploads a cover image: a FileItem with url and thumb_url, both served publicly; the stored image has no metadata but the same pixels', async () => {
     const id = await newPost();
     const original = await jpeg(64, 48);
     expect(original.includes('secret-exif-marker')).toBe(true);
@@ -50,8 +50,10 @@ describe('files of a saved record: the routes without a session key', () => {
     expect(served.headers['content-type']).toMatch(/^image\/jpeg/);
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.body.length).toBe(item.file_size);
-    // Re-encoded without metadata (docs/files.md, "Uploads").
+    // Its metadata removed losslessly, never re-encoded (docs/files.md, "Metadata"): the same pixels.
     expect(Buffer.from(served.body).includes('secret-exif-marker')).toBe(false);
+    expect((await sharp(served.body).metadata()).exif).toBeUndefined();
+    expect((await sharp(served.body).raw().toBuffer()).equals(await sharp(original).raw().toBuffer())).toBe(true);
     expect((await sharp(served.body).metadata()).width).toBe(64);
 
     const thumb = await t.http.get(item.thumb_url).buffer(true);

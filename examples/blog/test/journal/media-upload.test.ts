@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { cookieHeader, cookieLogin, expectError, XHR } from '../../../../test/support/auth.ts';
 import { expect422, signIn, type Client } from '../../../../test/support/client.ts';
+import { jpegCutScan, noisyJpeg, pngClaimingMore } from '../../../../packages/admin-core/test/storage/image-samples.ts';
 import { startBlogAdmin } from '../support/blog.ts';
 
 const UPLOAD = '/_journal/api/v1/media/upload';
@@ -128,19 +129,18 @@ describe('POST /_journal/api/v1/media/upload', () => {
     expect(await place('x'.repeat(100), 'long.png')).toBe(`journal/${'x'.repeat(100)}/long.png`);
   });
 
-  it('the file name: the base name of the uploaded name, made a safe key; the bytes decide the extension', async () => {
+  it('the file name: the base name of the uploaded name, made a safe key; the extension kept as uploaded, its case included', async () => {
     const name = async (uploaded: string, file?: Buffer) => {
       const res = await upload(editor, file ?? (await png()), uploaded, { folder: 'names' });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return (res.body.data.path as string).replace('journal/names/', '');
     };
     expect(await name('../../etc/passwd.png')).toBe('passwd.png');
-    expect(await name('C:\\Users\\me\\Café au lait.PNG')).toBe('Cafe-au-lait.png');
+    expect(await name('C:\\Users\\me\\Café au lait.PNG')).toBe('Cafe-au-lait.PNG');
+    expect(await name('photo.PNG')).toBe('photo.PNG');
     expect(await name('..hidden..name.png')).toBe('hidden.name.png');
-    expect(await name('IMG_0001.JPG', await jpegWithExif())).toBe('IMG_0001.jpg');
+    expect(await name('IMG_0001.JPG', await jpegWithExif())).toBe('IMG_0001.JPG');
     expect(await name('photo.jpeg', await jpegWithExif())).toBe('photo.jpeg');
-    // A PNG named .jpg is stored as what it is: the store serves a file by its extension.
-    expect(await name('mislabelled.jpg')).toBe('mislabelled.png');
     expect(
       await name(
         'ÄÖÜ.webp',
@@ -152,6 +152,44 @@ describe('POST /_journal/api/v1/media/upload', () => {
     expect(await name('日本.png')).toBe('image.png');
   });
 
+  it('an image whose bytes are not of the type its extension names is refused (422 on file), nothing stored', async () => {
+    const jpeg = await jpegWithExif();
+    await expectNothingStored(async () => {
+      // The store serves a file by its extension: a PNG named .jpg would be served as a JPEG.
+      const res = await upload(editor, await png(), 'mislabelled.jpg', { folder: 'names' });
+      expect422(res, ['file']);
+      expect(res.body.error.details.file).toEqual(['The file is a png image: its name must end in png.']);
+      expect422(await upload(editor, jpeg, 'photo.PNG'), ['file']);
+      expect422(await upload(editor, jpeg, 'photo.webp'), ['file']);
+    });
+  });
+
+  it('an image whose data contradicts its header is refused (422 upload.not_image on file), nothing stored', async () => {
+    const photo = await noisyJpeg();
+    await expectNothingStored(async () => {
+      for (const [data, name] of [
+        [pngClaimingMore(), 'claims.png'],
+        [jpegCutScan(photo), 'cut.jpg'],
+      ] as const) {
+        const res = await upload(editor, data, name, { folder: 'lies' });
+        expect422(res, ['file']);
+        expect(res.body.error.details.file).toEqual(['The file must be an image of type jpg, jpeg, png, gif or webp.']);
+      }
+    });
+  });
+
+  it('stores the image as uploaded: byte for byte without metadata, file_size the stored bytes', async () => {
+    const original = await png(31, 17);
+    const res = await upload(editor, original, 'Exact.PNG', { folder: 'exact' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.path).toBe('journal/exact/Exact.PNG');
+    const served = await t.http.get(res.body.data.url).buffer(true);
+    expect(served.headers['content-type']).toMatch(/^image\/png/);
+    expect(Buffer.from(served.body).equals(original)).toBe(true);
+    const [row] = await t.sql<{ file_size: number }>('select file_size from journal_media where path = ?', [res.body.data.path]);
+    expect(Number(row!.file_size)).toBe(original.length);
+  });
+
   it('stores the image without its metadata', async () => {
     const original = await jpegWithExif();
     expect(original.includes('secret-exif-marker')).toBe(true);
@@ -160,6 +198,10 @@ describe('POST /_journal/api/v1/media/upload', () => {
     const served = (await t.http.get(res.body.data.url)).body as Buffer;
     expect(served.includes('secret-exif-marker')).toBe(false);
     expect((await sharp(served).metadata()).exif).toBeUndefined();
+    // Removed losslessly: the same pixels, the image data copied as it was.
+    expect((await sharp(served).raw().toBuffer()).equals(await sharp(original).raw().toBuffer())).toBe(true);
+    const [row] = await t.sql<{ file_size: number }>('select file_size from journal_media where path = ?', [res.body.data.path]);
+    expect(Number(row!.file_size)).toBe(served.length);
   });
 
   it('a taken name gets -1, -2, …; a name reserved by another upload (no object yet) is taken too', async () => {
@@ -189,7 +231,8 @@ describe('POST /_journal/api/v1/media/upload', () => {
       expect422(res, ['file']);
       expect(res.body.error.details.file[0]).toContain('999');
     });
-    expect((await upload(editor, await png(), 'pic.PNG', { folder: 'full' })).status).toBe(422);
+    // The extension keeps its case: `pic.PNG` is another name than `pic.png`.
+    expect((await upload(editor, await png(), 'pic.PNG', { folder: 'full' })).body.data.path).toBe('journal/full/pic.PNG');
   });
 
   it('racing uploads of one name never overwrite each other', async () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext, RequestContext } from '../context/operation.ts';
 import type { AdminServices } from '../context/services.ts';
-import { Validation } from '../errors/index.ts';
+import { isAdminError, Validation } from '../errors/index.ts';
 import type { UploadedFile } from '../http/types.ts';
 import {
   coverThumbnail,
@@ -55,7 +55,9 @@ export async function readAvatarUpload(files: UploadedFile[], ctx: RequestContex
   try {
     clean = await withoutMetadata(data, image);
     thumbnail = await coverThumbnail(clean, AVATAR_THUMB_SIZE);
-  } catch {
+  } catch (error) {
+    // The image queue's 429 stays a 429 (docs/files.md, "Image work").
+    if (isAdminError(error)) throw error;
     throw refuse('upload.not_image');
   }
   return { data: clean, image, thumbnail, fileName: sanitizeFileName(file.originalName, `avatar.${image.extension}`) };

@@ -3,7 +3,8 @@ import type { ServedAsset } from './types.ts';
 
 /** What the adapter writes for an asset request: the status, every header, and the body on a 200. */
 export interface AssetAnswer {
-  status: 200 | 304;
+  /** 404 only for keys that must never be served (docs/files.md, "Storage"). */
+  status: 200 | 304 | 404;
   headers: Record<string, string>;
   body?: Buffer;
 }

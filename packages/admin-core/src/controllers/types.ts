@@ -203,6 +203,8 @@ export interface BuiltinFieldKeys {
     public?: boolean;
     useCaption?: boolean;
     thumbOptions?: { mode: string };
+    /** Image mode: store images with their metadata (EXIF, XMP, …) as uploaded; by default it is removed (docs/files.md, "Metadata"). */
+    keepMetadata?: boolean;
   };
   datepicker: {
     mode?: 'date' | 'datetime' | 'time';

@@ -15,6 +15,7 @@ const KEYS = [
   'public',
   'useCaption',
   'thumbOptions',
+  'keepMetadata',
 ] as const;
 
 /**
@@ -61,6 +62,8 @@ export const fileuploadField: FieldType = {
           `"${notImage}" is not an image type of an image-mode field`,
           'Use jpg, jpeg, png, gif or webp, or `mode: "file"`.',
         );
+    } else if (field.keepMetadata !== undefined) {
+      throw configError(ctx, 'keepMetadata', 'metadata is removed from images only', 'Set `mode: "image"`, or remove `keepMetadata`.');
     } else if (field.thumbOptions !== undefined || field.imageWidth !== undefined || field.imageHeight !== undefined) {
       throw configError(
         ctx,
@@ -72,13 +75,16 @@ export const fileuploadField: FieldType = {
     if (field.required === true && field.maxFiles !== undefined && field.maxFiles < 1)
       throw configError(ctx, 'maxFiles', 'a required field must allow a file', 'Use maxFiles of 1 or more.');
     must.boolean(ctx, 'useCaption', field.useCaption);
+    must.boolean(ctx, 'keepMetadata', field.keepMetadata);
     if (field.thumbOptions !== undefined && !(isPlainObject(field.thumbOptions) && ['crop', 'fit'].includes(field.thumbOptions.mode))) {
       throw configError(ctx, 'thumbOptions', 'must be `{ mode: "crop" | "fit" }`', 'Use for example `{ mode: "crop" }`.');
     }
   },
   schema(field, ctx) {
     const schema: Record<string, unknown> = { mode: field.mode ?? 'file' };
-    for (const key of KEYS) if (key !== 'mode' && key !== 'public' && field[key] !== undefined) schema[key] = field[key];
+    // `keepMetadata` is a rule of the server's storage, not served.
+    for (const key of KEYS)
+      if (key !== 'mode' && key !== 'public' && key !== 'keepMetadata' && field[key] !== undefined) schema[key] = field[key];
     // `public: false` is served as the FormField's `protected`.
     if (field.public === false) schema.protected = true;
     if (typeof schema.prompt === 'string') schema.prompt = ctx.t(schema.prompt);

@@ -62,7 +62,14 @@ export class S3Storage implements Storage {
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     assertSafeKey(key);
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: data,
+        ContentType: contentType,
+        ContentLength: data.length,
+        ...disposition(contentType),
+      }),
     );
   }
 
@@ -76,7 +83,14 @@ export class S3Storage implements Storage {
     const body = createReadStream(path);
     try {
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: size }),
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          ContentLength: size,
+          ...disposition(contentType),
+        }),
       );
     } finally {
       body.destroy();
@@ -128,6 +142,17 @@ export class S3Storage implements Storage {
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
   }
 }
+
+/** The types a browser may show from the bucket; the store keeps them as they are. */
+const INLINE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * Everything but the four image types is stored with `Content-Disposition: attachment`, so a
+ * browser that opens it from the bucket downloads it instead of rendering it (a PDF, an HTML
+ * file named `.txt`; docs/files.md, "The S3 adapter").
+ */
+const disposition = (contentType: string): { ContentDisposition?: string } =>
+  INLINE_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase()) ? {} : { ContentDisposition: 'attachment' };
 
 function assertSignedSeconds(seconds: number): void {
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_SIGNED_SECONDS) {

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { AssetAnswer } from '../assets/serve.ts';
 import type { LocalDiskStorage } from './storage.ts';
 
+/** The key prefix of protected fields' blobs (`newBlobKey('protected', …)`). */
+const PROTECTED_PREFIX = 'protected';
+
 /** Images are shown inline, each with its own type; nothing is sniffed. */
 const TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -20,13 +23,23 @@ const DOWNLOADS: Record<string, string> = {
 
 /**
  * The answer for `{prefix}/assets/_files/*key`: a public blob of the local store, sandboxed and
- * never sniffed; undefined when there is no such blob (the caller answers the shell).
+ * never sniffed; 404 for a protected blob; undefined when there is no such blob (the caller
+ * answers the shell).
  */
 export async function answerStoredFile(
   storage: LocalDiskStorage,
   key: string,
   ifNoneMatch: string | undefined,
 ): Promise<AssetAnswer | undefined> {
+  // Protected blobs and their thumbnails are served only by the admin's checked routes
+  // (docs/files.md, "Protected files"): knowing the key is not enough. `./protected/…` names them too.
+  const first = key.split('/').find((segment) => segment !== '' && segment !== '.');
+  if (first?.toLowerCase() === PROTECTED_PREFIX)
+    return {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' },
+      body: Buffer.from('Not found'),
+    };
   const extension = key.split('.').pop()?.toLowerCase() ?? '';
   // Only attachments (`files/…`) are downloads; avatars and other blobs are images only.
   const download = key.startsWith('files/') ? DOWNLOADS[extension] : undefined;

@@ -61,6 +61,15 @@ describe('no-value checks', () => {
     expect(checkMessage(fileupload, { fileTypes: ['JPG'] })).toMatch(/lower-case extension/);
     expect(checkMessage(fileupload, { maxFiles: 0 })).toMatch(/maxFiles/);
     expect(checkMessage(fileupload, { maxFilesize: -1 })).toMatch(/maxFilesize/);
+    // keepMetadata (docs/files.md, "Metadata"): a boolean, of image-mode fields only, and not served in the schema.
+    expect(checkMessage(fileupload, { mode: 'image', keepMetadata: true })).toBeUndefined();
+    expect(checkMessage(fileupload, { mode: 'image', keepMetadata: 'yes' as unknown as boolean })).toMatch(
+      /form\.fields\.price\.keepMetadata/,
+    );
+    expect(checkMessage(fileupload, { mode: 'file', keepMetadata: true })).toMatch(/keepMetadata.*metadata is removed from images only/);
+    expect(fileupload.schema!({ type: 'fileupload', mode: 'image', keepMetadata: true }, { t, locale: 'en', locales: [] })).toEqual({
+      mode: 'image',
+    });
     expect(fileupload.schema!({ type: 'fileupload', maxFiles: 6 }, { t, locale: 'en', locales: [] })).toEqual({
       mode: 'file',
       maxFiles: 6,

@@ -142,6 +142,28 @@ describe('S3Storage', () => {
     expect(new S3Storage({ ...aws, forcePathStyle: true }).url('a/b.png')).toBe('https://s3.eu-west-1.amazonaws.com/media/a/b.png');
   });
 
+  it('stores everything but the four image types with Content-Disposition: attachment, so the bucket never renders it', async () => {
+    const storage = new S3Storage(config());
+    const file = join(dir, 'page.txt');
+    await writeFile(file, '<html><script>alert(1)</script></html>');
+    const cases = [
+      { key: newBlobKey('files', 'pdf'), type: 'application/pdf', attachment: true, streamed: false },
+      { key: newBlobKey('files', 'txt'), type: 'text/plain; charset=utf-8', attachment: true, streamed: true },
+      { key: newBlobKey('files', 'png'), type: 'image/png', attachment: false, streamed: false },
+      { key: newBlobKey('files', 'webp'), type: 'image/webp', attachment: false, streamed: true },
+    ];
+    for (const { key, type, attachment, streamed } of cases) {
+      if (streamed) await storage.putFile(key, file, type);
+      else await storage.put(key, text('bytes'), type);
+      const head = await storage.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+      expect(head.ContentDisposition, key).toBe(attachment ? 'attachment' : undefined);
+      // The public URL answers what was stored with it: a browser downloads the text file.
+      const answer = await fetch(storage.url(key));
+      expect(answer.headers.get('content-disposition'), key).toBe(attachment ? 'attachment' : null);
+      await answer.arrayBuffer();
+    }
+  });
+
   it('streams putFile from disk with a known length (a multi-MB file)', async () => {
     const storage = new S3Storage(config());
     const bodies: unknown[] = [];

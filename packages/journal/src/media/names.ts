@@ -34,21 +34,28 @@ export function imageExtensionOf(name: string): string | undefined {
 /** The last segment of a client's name, whichever slash it used. */
 const baseName = (name: string) => name.replace(/\\/g, '/').split('/').pop()!.trim();
 
-/** Extensions that name the same content type: `photo.jpeg` holding a JPEG keeps its `jpeg`. */
-const SAME_TYPE: Record<string, SniffedImage['extension']> = { jpg: 'jpg', jpeg: 'jpg', png: 'png', gif: 'gif', webp: 'webp' };
+/** The type each image extension names: `jpg` and `jpeg` both name a JPEG. */
+const TYPE_OF: Record<string, SniffedImage['extension']> = { jpg: 'jpg', jpeg: 'jpg', png: 'png', gif: 'gif', webp: 'webp' };
+
+/** The extensions that name a type, for the refusal of a name that names another (`.jpg or .jpeg`). */
+export const extensionsOf = (type: SniffedImage['extension']): string[] =>
+  Object.keys(TYPE_OF).filter((extension) => TYPE_OF[extension] === type);
+
+/** True when the uploaded name's extension (any case) names the type the bytes are. */
+export const extensionMatches = (uploaded: string, image: SniffedImage): boolean =>
+  TYPE_OF[imageExtensionOf(uploaded) ?? ''] === image.extension;
 
 /**
  * The stored file name: the base name of the uploaded name, made safe as a storage key. Accents
  * are dropped (`café` is `cafe`), any other character outside letters, digits, `_`, `.` and `-`
  * becomes `-`, dots never follow each other or lead, and the name is cut to 120 characters
- * (`image` when nothing is left). The extension is lower case and names the content: the bytes
- * decide, so a PNG uploaded as `photo.jpg` is stored as `photo.png` (the store serves a file by
- * its extension, never sniffed).
+ * (`image` when nothing is left). The extension is kept as it was uploaded, its case included
+ * (`photo.PNG` stays `photo.PNG`): the upload has checked that it names the content's type.
  */
-export function storedName(uploaded: string, image: SniffedImage): { stem: string; extension: string } {
+export function storedName(uploaded: string): { stem: string; extension: string } {
   const base = baseName(uploaded);
   const dot = base.lastIndexOf('.');
-  const given = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const given = dot > 0 ? base.slice(dot + 1) : '';
   const stem =
     [
       ...(dot > 0 ? base.slice(0, dot) : base)
@@ -62,7 +69,7 @@ export function storedName(uploaded: string, image: SniffedImage): { stem: strin
       .slice(0, STEM_MAX_CHARS)
       .join('')
       .replace(/\.+$/, '') || 'image';
-  return { stem, extension: SAME_TYPE[given] === image.extension ? given : image.extension };
+  return { stem, extension: given };
 }
 
 /** The key of the `n`th try: `journal/<folder>/<stem>.<ext>`, then `<stem>-<n>.<ext>` for n = 1..999. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isPlainObject, ok, Validation, type AdminResponse, type AuthedRequest, type OperationContext } from '@cms/admin-core';
-import { cleanImage, IMAGE_EXTENSIONS, sniffImage } from './image.ts';
-import { candidateKey, folderSegments, imageExtensionOf, MAX_NAME_SUFFIX, storedName } from './names.ts';
+import { IMAGE_EXTENSIONS, inspectImage } from './image.ts';
+import { candidateKey, extensionMatches, extensionsOf, folderSegments, imageExtensionOf, MAX_NAME_SUFFIX, storedName } from './names.ts';
 
 /** The upload size limit: 10240 kilobytes (spec limit "Media upload size"); exactly that is accepted. */
 export const MEDIA_UPLOAD_MAX_BYTES = 10240 * 1024;
@@ -66,7 +66,7 @@ async function reserveKey(
 /**
  * `POST /_journal/api/v1/media/upload` (docs/journal.md, "Media upload"): one image in `file`,
  * an optional `folder`. Every refusal is a 422 keyed by field and stores nothing; the object is
- * the image re-encoded without metadata, under `journal/`. Answers 201 `{data: {url, path}}`.
+ * the image as uploaded without its metadata, under `journal/`. Answers 201 `{data: {url, path}}`.
  */
 export async function uploadMedia(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   const details: Details = {};
@@ -85,11 +85,17 @@ export async function uploadMedia(req: AuthedRequest, ctx: OperationContext): Pr
   const data = await readFile(file.path);
   if (data.length > MEDIA_UPLOAD_MAX_BYTES)
     throw Validation({ [MEDIA_UPLOAD_FIELD]: [ctx.t('backend::upload.too_large', { size: SIZE_LABEL })] });
-  const image = sniffImage(data);
-  const clean = image && (await cleanImage(data, image));
-  if (!image || !clean) throw Validation({ [MEDIA_UPLOAD_FIELD]: [ctx.t('backend::upload.not_image')] });
+  const image = await inspectImage(data);
+  if (!image) throw Validation({ [MEDIA_UPLOAD_FIELD]: [ctx.t('backend::upload.not_image')] });
+  // The name keeps its extension, so it must name what the bytes are (the store serves by extension).
+  if (!extensionMatches(file.originalName, image)) {
+    const extensions = extensionsOf(image.extension).join(', ');
+    throw Validation({ [MEDIA_UPLOAD_FIELD]: [ctx.t(s('media.type_mismatch'), { type: image.extension, extensions })] });
+  }
+  // Stored as sent, its metadata removed losslessly (docs/journal.md, "Media upload").
+  const clean = image.stripped;
 
-  const name = storedName(file.originalName, image);
+  const name = storedName(file.originalName);
   const keys = Array.from({ length: MAX_NAME_SUFFIX + 1 }, (_, n) => candidateKey(segments, name, n));
   const em = ctx.em();
   const reserved = await reserveKey(em, ctx, keys, { contentType: image.contentType, size: clean.length });

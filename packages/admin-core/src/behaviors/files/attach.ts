@@ -3,7 +3,7 @@ import type { AdminServices } from '../../context/services.ts';
 import { putFileInto } from '../../storage/storage.ts';
 import { fileFieldNamed } from './field.ts';
 import { deleteFileRows, listFiles } from './items.ts';
-import { prepareBlob } from './operations.ts';
+import { prepareBlob } from './prepare.ts';
 
 export interface AttachFileInput {
   /** The controller's address, `vendor/plugin/name`. */

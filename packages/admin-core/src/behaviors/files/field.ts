@@ -16,7 +16,17 @@ export interface FileField {
   required: boolean;
   useCaption: boolean;
   thumb: { width: number; height: number; mode: 'crop' | 'fit' };
+  /** Images are stored with their metadata as uploaded (`keepMetadata: true`); by default it is removed. */
+  keepMetadata: boolean;
 }
+
+/** The sizes of a protected image's thumbnail route: the field's, its double, and the lists' 100×100 and 200×200 (docs/files.md, "Thumbnails"). */
+export const thumbSizes = (file: FileField): Array<[number, number]> => [
+  [file.thumb.width, file.thumb.height],
+  [file.thumb.width * 2, file.thumb.height * 2],
+  [100, 100],
+  [200, 200],
+];
 
 /** Without `maxFiles` a field holds this many files at most. */
 export const DEFAULT_MAX_FILES = 100;
@@ -45,6 +55,7 @@ export function fileFieldOf(field: ResolvedField): FileField {
       height: config.imageHeight ?? 200,
       mode: config.thumbOptions?.mode === 'fit' ? 'fit' : 'crop',
     },
+    keepMetadata: config.keepMetadata === true,
   };
   cache.set(field, resolved);
   return resolved;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { definePluginFieldType, FieldError } from '@cms/admin-core';
+import { definePluginFieldType, FieldError, imageWork, isAdminError } from '@cms/admin-core';
 
 /*
  * The catalog's `color` field type: a colour as `#rrggbb`, edited with the `acme-color-picker`
@@ -81,10 +81,12 @@ export const colorType = definePluginFieldType({
     async handle(file) {
       const data = await readFile(file.path);
       try {
-        return { color: await averageColor(data) };
+        // In the core's image queue, apart from the threads logins need (docs/files.md, "Image work").
+        return { color: await imageWork(() => averageColor(data)) };
       } catch (error) {
-        // Whatever sharp cannot read (not an image, truncated, too many pixels) is the client's file.
-        if (error instanceof FieldError) throw error;
+        // Whatever sharp cannot read (not an image, truncated, too many pixels) is the client's file;
+        // a full image queue stays its 429.
+        if (error instanceof FieldError || isAdminError(error)) throw error;
         throw new FieldError('color.not_image', 'acme.catalog::color.not_image');
       }
     },
