@@ -23,6 +23,8 @@ import { killAll, startServer, type ServerProcess } from './processes.ts';
 import { formatProfile, summarizeProfile } from './profile.ts';
 import { signToken } from './token.ts';
 import { reorderTable, reorderWorkloads, runReorder, seedReorder, statementCounter, type ReorderResult } from './reorder.ts';
+import { feedTable, feedWorkloads, runFeed, type FeedResult, type FeedWorkload } from './feed.ts';
+import { imageTable, imageWorkloads, runImages, type ImageResult, type ImageWorkload } from './images.ts';
 
 /**
  * `pnpm bench`: the admin API under load against two floors (see docs/performance.md).
@@ -39,7 +41,7 @@ const USAGE = `Usage: pnpm bench [-- options]
   --duration <s>      seconds measured per workload and server (default 10)
   --warmup <s>        seconds of load thrown away before each measurement (default 3)
   --connections <n>   concurrent connections (default 20)
-  --only W1,W4        run only these workloads (W1, W2, W2r, W3, W4, R1, R2)
+  --only W1,W4        run only these workloads (W1, W2, W2r, W3, W4, R1, R2, F1, I1)
   --fresh             drop the bench databases and seed them again
   --seed-only         prepare (seed) the databases and stop
   --exact-counts      the app counts every list on every request, as the floor does
@@ -140,7 +142,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 process.on('exit', killAll);
 
 async function main(): Promise<void> {
-  const all: Array<{ id: string }> = [...workloads(0), ...reorderWorkloads];
+  const all: Array<{ id: string }> = [...workloads(0), ...reorderWorkloads, ...feedWorkloads, ...imageWorkloads];
   const only = args.only ? new Set(args.only.split(',').map((s) => s.trim().toUpperCase())) : undefined;
   if (only && [...only].some((id) => !all.some((w) => w.id.toUpperCase() === id)))
     throw new Error(`--only takes a list of ${all.map((w) => w.id).join(', ')}.`);
@@ -194,12 +196,25 @@ async function main(): Promise<void> {
     const selected = workloads(db.showId, size.posts, JOURNAL_BENCHMARK_RARE_WORD).filter((w) => chosen(w.id));
     // Reorder workloads save 5,000 nodes whatever the size: they run at the first size only.
     const reorders = index === 0 ? reorderWorkloads.filter((w) => chosen(w.id)) : [];
-    if (selected.length === 0 && reorders.length === 0) continue;
+    // The feed lists the newest 100 posts whatever the size: it runs at the first size only.
+    const feeds = index === 0 ? feedWorkloads.filter((w) => chosen(w.id)) : [];
+    // Image uploads do not depend on the number of posts: at the first size only.
+    const images = index === 0 ? imageWorkloads.filter((w) => chosen(w.id)) : [];
+    if (selected.length === 0 && reorders.length === 0 && feeds.length === 0 && images.length === 0) continue;
     const signedToken = signToken({ sub: db.adminId, superuser: true, exp: Math.floor(Date.now() / 1000) + 24 * 3600 }, signingSecret);
     sized.push({
       size,
       workloads: selected,
-      ...(await runSize(db, selected, reorders, { appEnv, floorToken, signingSecret, signedToken, profileDir, label: size.label })),
+      ...(await runSize(db, selected, reorders, {
+        appEnv,
+        floorToken,
+        signingSecret,
+        signedToken,
+        profileDir,
+        label: size.label,
+        feeds,
+        images,
+      })),
     });
   }
   if (sized.length === 0) return;
@@ -211,6 +226,8 @@ async function main(): Promise<void> {
   for (const result of sized) {
     if (result.results.size) log(`\n${result.size.posts.toLocaleString('en')} posts\n${table(result)}`);
     if (result.reordered.length) log(`\n${reorderTable(result.reordered)}`);
+    if (result.fed.length) log(`\n${feedTable(result.fed)}`);
+    if (result.imaged.length) log(`\n${imageTable(result.imaged)}`);
   }
   if (sized.some((result) => result.results.size)) log(`\n${scaleTable(sized)}`);
   if (profileDir) log(`\nThe app ran under the profiler: its figures above are lower than without --profile. Profiles: ${profileDir}`);
@@ -223,6 +240,8 @@ interface SizeResult {
   url: string;
   results: Map<string, Result>;
   reordered: ReorderResult[];
+  fed: FeedResult[];
+  imaged: ImageResult[];
 }
 
 /** One size: start the three servers on its database, run its workloads, stop them. */
@@ -237,6 +256,8 @@ async function runSize(
     signedToken: string;
     profileDir: string | undefined;
     label: string;
+    feeds: FeedWorkload[];
+    images: ImageWorkload[];
   },
 ): Promise<Omit<SizeResult, 'size' | 'workloads'>> {
   if (reorders.length) await seedReorder(db.url, reorders, log);
@@ -275,6 +296,8 @@ async function runSize(
   await stats?.connect();
   const results = new Map<string, Result>();
   const reordered: ReorderResult[] = [];
+  const fed: FeedResult[] = [];
+  const imaged: ImageResult[] = [];
   try {
     const appToken = await login(app.url);
     if (floor) await compareAnswers(selected, app.url, appToken, floor.url, options.floorToken, 'floor');
@@ -322,12 +345,22 @@ async function runSize(
         await counter.close();
       }
     }
+    for (const workload of options.feeds) {
+      fed.push(await runFeed(workload, { url: app.url, dbUrl: db.url }, load));
+      log(`  ${workload.id}: done`);
+    }
+    for (const workload of options.images) {
+      imaged.push(
+        await runImages(workload, { url: app.url, token: appToken, login: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD } }, load),
+      );
+      log(`  ${workload.id}: done`);
+    }
   } finally {
     await stats?.end();
     await Promise.all(mine.map((server) => server.stop(5000)));
     for (const server of mine) servers.splice(servers.indexOf(server), 1);
   }
-  return { url: db.url, results, reordered };
+  return { url: db.url, results, reordered, fed, imaged };
 }
 
 type Which = 'floor' | 'token' | 'app';

@@ -25,6 +25,8 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
       headers: ctx.headers,
       // Koa's address: the socket's, or the proxy header's when the host sets `app.proxy`.
       ip: ctx.ip,
+      // The host's own choice: `app.proxy` trusts the proxy's `X-Forwarded-*` headers.
+      trustProxy: ctx.app.proxy,
       body: ctx.req,
     });
     // Not the admin's: the host's middleware further down answers (and handles its own errors).

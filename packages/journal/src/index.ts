@@ -1,4 +1,5 @@
-export { journalPlugin, JOURNAL_PERMISSIONS } from './plugin.ts';
+export { createJournalPlugin, journalPlugin, JOURNAL_PERMISSIONS } from './plugin.ts';
+export type { JournalOptions } from './options.ts';
 export {
   JOURNAL_BENCHMARK_RARE_WORD,
   JOURNAL_BENCHMARK_VERSION,

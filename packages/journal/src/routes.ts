@@ -1,6 +1,7 @@
 import type { PluginRouteDefinition, PluginRouteOpenApi } from '@cms/admin-core';
 import { rssFeed } from './feed/rss.ts';
 import { MEDIA_UPLOAD_FIELD, MEDIA_UPLOAD_MAX_BYTES, uploadMedia } from './media/upload.ts';
+import type { ResolvedJournalOptions } from './options.ts';
 
 /**
  * The journal's routes outside the admin prefix (docs/journal.md): the media upload, for a
@@ -11,7 +12,7 @@ import { MEDIA_UPLOAD_FIELD, MEDIA_UPLOAD_MAX_BYTES, uploadMedia } from './media
 const MEDIA_UPLOAD: PluginRouteOpenApi = {
   summary: 'Upload an image for a post',
   description:
-    'One image in `file` (at most 10240 KB; JPEG, PNG, GIF or WebP, re-encoded without metadata) and an optional `folder` below `journal/`. A taken name gets a numbered suffix. Every refusal is a 422 keyed by field; nothing is stored.',
+    'One image in `file` (at most 10240 KB; JPEG, PNG, GIF or WebP, its extension naming the type of its bytes) and an optional `folder` below `journal/`. The image is stored as uploaded, its metadata removed losslessly, under its uploaded name (the extension\u2019s case kept). A taken name gets a numbered suffix. Every refusal is a 422 keyed by field; nothing is stored. 429 when too much image work waits.',
   requestBody: {
     required: true,
     content: {
@@ -54,12 +55,13 @@ const MEDIA_UPLOAD: PluginRouteOpenApi = {
       },
     },
   },
+  errors: [429],
 };
 
 const RSS_FEED: PluginRouteOpenApi = {
   summary: 'The RSS 2.0 feed of published posts',
   description:
-    'Anonymous. The newest published posts, the channel from the journal settings. `If-None-Match` (or `If-Modified-Since`) answers 304 when the feed did not change.',
+    'Anonymous. The newest published posts, the channel from the journal settings. `If-None-Match` (or `If-Modified-Since`) answers 304 when the feed did not change. Without a configured site address the links come from the request (`Host`; `X-Forwarded-Host` and `X-Forwarded-Proto` only behind a trusted proxy): the answer is then private to the client and names those headers in `Vary`.',
   parameters: [
     { name: 'If-None-Match', in: 'header', schema: { type: 'string' } },
     { name: 'If-Modified-Since', in: 'header', schema: { type: 'string' } },
@@ -71,6 +73,10 @@ const RSS_FEED: PluginRouteOpenApi = {
         ETag: { schema: { type: 'string' } },
         'Last-Modified': { schema: { type: 'string' } },
         'Cache-Control': { schema: { type: 'string' } },
+        Vary: {
+          schema: { type: 'string' },
+          description: 'The request headers the links were read from, when no site address is configured.',
+        },
       },
       content: { 'application/rss+xml': { schema: { type: 'string' } } },
     },
@@ -78,7 +84,8 @@ const RSS_FEED: PluginRouteOpenApi = {
   },
 };
 
-export const journalRoutes: PluginRouteDefinition[] = [
+/** The journal's routes; the feed's links use the host's `siteUrl` when the `rss_link` setting is empty. */
+export const journalRoutes = (options: Pick<ResolvedJournalOptions, 'siteUrl'>): PluginRouteDefinition[] => [
   {
     method: 'POST',
     path: '/_journal/api/v1/media/upload',
@@ -89,5 +96,11 @@ export const journalRoutes: PluginRouteDefinition[] = [
     handler: uploadMedia,
     openapi: MEDIA_UPLOAD,
   },
-  { method: 'GET', path: '/_journal/rss.xml', auth: 'public', handler: rssFeed, openapi: RSS_FEED },
+  {
+    method: 'GET',
+    path: '/_journal/rss.xml',
+    auth: 'public',
+    handler: (req, ctx) => rssFeed(req, ctx, { siteUrl: options.siteUrl }),
+    openapi: RSS_FEED,
+  },
 ];

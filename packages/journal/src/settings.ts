@@ -1,4 +1,5 @@
 import type { SettingsDefinition, StringTable } from '@cms/admin-core';
+import { hostRefusal, PUBLIC_ADDRESSES_ONLY, type AddressPolicy } from './search/address.ts';
 
 /** The settings code of the journal (`/settings/journal`); plugin code reads it with `core.settings.values(JOURNAL_SETTINGS)`. */
 export const JOURNAL_SETTINGS = 'journal';
@@ -10,9 +11,10 @@ export const JOURNAL_SETTINGS = 'journal';
  * boolean, default `false` (the gate is off until an admin turns it on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
  * supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
  * The permission code is written out: `plugin.ts` imports this file, so importing
- * `JOURNAL_PERMISSIONS` back from it would be a cycle.
+ * `JOURNAL_PERMISSIONS` back from it would be a cycle. `typesense_url` is checked on save against
+ * the host's address policy (docs/journal.md, "The engine's address").
  */
-export const journalSettings: Record<string, SettingsDefinition> = {
+export const journalSettingsFor = (policy: AddressPolicy): Record<string, SettingsDefinition> => ({
   [JOURNAL_SETTINGS]: {
     label: 'cms.journal::settings.label',
     description: 'cms.journal::settings.description',
@@ -64,7 +66,8 @@ export const journalSettings: Record<string, SettingsDefinition> = {
           type: 'text',
           label: 'cms.journal::settings.fields.typesense_url',
           tab: 'cms.journal::settings.tabs.search',
-          attributes: { placeholder: 'http://127.0.0.1:8108' },
+          attributes: { placeholder: 'https://search.example.com' },
+          validate: (value) => typesenseUrlRefusal(value, policy),
         },
         typesense_api_key: {
           type: 'password',
@@ -77,7 +80,28 @@ export const journalSettings: Record<string, SettingsDefinition> = {
       bindSecrets: { typesense_api_key: ['typesense_url'] },
     },
   },
-};
+});
+
+/** The settings of the journal with the default policy (no loopback or private engine address). */
+export const journalSettings = journalSettingsFor(PUBLIC_ADDRESSES_ONLY);
+
+/**
+ * Save-time check of `typesense_url` (docs/journal.md, "The engine's address"): empty, or an
+ * http(s) URL whose host (an IP literal, or every address its name resolves to) the policy allows.
+ * Answers the refusal's string key. Requests check the resolved address again.
+ */
+export async function typesenseUrlRefusal(value: unknown, policy: AddressPolicy): Promise<string | undefined> {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return 'cms.journal::settings.typesense_url.invalid';
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return 'cms.journal::settings.typesense_url.invalid';
+  const refusal = await hostRefusal(url.hostname, policy);
+  return refusal === undefined ? undefined : `cms.journal::settings.typesense_url.${refusal}`;
+}
 
 export const settingsStrings: StringTable = {
   en: {
@@ -98,6 +122,12 @@ export const settingsStrings: StringTable = {
     'settings.fields.search_use_typesense': 'Index posts in Typesense',
     'settings.fields.search_use_typesense_comment': 'While this is off, saving a post never calls the search engine.',
     'settings.fields.typesense_url': 'Typesense URL',
+    'settings.typesense_url.invalid': 'Enter an http or https URL, for example https://search.example.com.',
+    'settings.typesense_url.never':
+      'This address is link-local, a cloud metadata service, unspecified or reserved: the journal never sends requests there.',
+    'settings.typesense_url.private':
+      'This address is on the server itself or on a private network: the host has not allowed the journal to reach such addresses.',
+    'settings.typesense_url.unresolved': 'The host name of this URL could not be resolved.',
     'settings.fields.typesense_api_key': 'Typesense API key',
     'settings.fields.typesense_api_key_comment':
       'Stored encrypted and never shown again. The TYPESENSE_API_KEY environment variable, when set, is used instead.',
@@ -120,6 +150,12 @@ export const settingsStrings: StringTable = {
     'settings.fields.search_use_typesense': 'Beiträge in Typesense indexieren',
     'settings.fields.search_use_typesense_comment': 'Solange dies aus ist, ruft das Speichern eines Beitrags die Suchmaschine nie auf.',
     'settings.fields.typesense_url': 'Typesense-URL',
+    'settings.typesense_url.invalid': 'Geben Sie eine http- oder https-URL ein, zum Beispiel https://search.example.com.',
+    'settings.typesense_url.never':
+      'Diese Adresse ist link-lokal, ein Metadatendienst einer Cloud, unbestimmt oder reserviert: Das Journal sendet nie Anfragen dorthin.',
+    'settings.typesense_url.private':
+      'Diese Adresse liegt auf dem Server selbst oder in einem privaten Netz: Der Betreiber hat dem Journal solche Adressen nicht erlaubt.',
+    'settings.typesense_url.unresolved': 'Der Hostname dieser URL konnte nicht aufgelöst werden.',
     'settings.fields.typesense_api_key': 'Typesense-API-Schlüssel',
     'settings.fields.typesense_api_key_comment':
       'Wird verschlüsselt gespeichert und nie wieder angezeigt. Ist die Umgebungsvariable TYPESENSE_API_KEY gesetzt, wird sie stattdessen verwendet.',

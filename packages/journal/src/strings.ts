@@ -19,6 +19,7 @@ const baseStrings: StringTable = {
     'media.folder_dots': 'The folder may not contain “..”.',
     'media.folder_characters': 'The folder may contain only the letters a–z and A–Z, digits, “_”, “-” and “/”.',
     'media.name_taken': 'This folder holds this file name and its {max} numbered variants already: rename the file.',
+    'media.type_mismatch': 'The file is a {type} image: its name must end in {extensions}.',
     'posts.count': { one: '{count} post', other: '{count} posts' },
     'posts.title': 'Posts',
     'posts.fields.title': 'Title',
@@ -70,6 +71,7 @@ const baseStrings: StringTable = {
     'media.folder_characters': 'Der Ordner darf nur die Buchstaben a–z und A–Z, Ziffern, „_“, „-“ und „/“ enthalten.',
     'media.name_taken':
       'Dieser Ordner enthält diesen Dateinamen und seine {max} nummerierten Varianten bereits: Benennen Sie die Datei um.',
+    'media.type_mismatch': 'Die Datei ist ein {type}-Bild: Ihr Name muss auf {extensions} enden.',
     'posts.count': { one: '{count} Beitrag', other: '{count} Beiträge' },
     'posts.title': 'Beiträge',
     'posts.fields.title': 'Titel',

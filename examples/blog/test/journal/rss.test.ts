@@ -1,4 +1,8 @@
+import Koa from 'koa';
+import supertest from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createJournalPlugin } from '@cms/journal';
+import { catalogPlugin } from '../../src/plugins/catalog.ts';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
 import { startBlogAdmin } from '../support/blog.ts';
@@ -147,7 +151,60 @@ describe('GET /_journal/rss.xml', () => {
     expect(childText(references!, 'title')).toBe('AT&T; &foo; &#65;');
     // A Host that is not a plain host name is not echoed.
     expect(childText(channelOf((await feed({ Host: 'evil.test/<x>' })).xml), 'link')).toBe('http://localhost');
-    expect(childText(channelOf((await feed({ Host: 'site.test', 'X-Forwarded-Proto': 'https' })).xml), 'link')).toBe('https://site.test');
+  });
+
+  describe('links without rss_link (docs/journal.md, "Links")', () => {
+    const link = async (headers: Record<string, string>) => {
+      const { res, xml } = await feed(headers);
+      return { link: childText(channelOf(xml), 'link'), res };
+    };
+
+    it("the app trusts no proxy: X-Forwarded-* are the client's word and never read; the answer is private and varies by Host", async () => {
+      await post('Story', 'published', 1);
+      const forged = await link({ Host: 'site.test', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.test' });
+      expect(forged.link).toBe('http://site.test');
+      expect(forged.res.headers['cache-control']).toBe('private, max-age=300');
+      expect(forged.res.headers.vary).toBe('Host');
+      // A 304 says the same.
+      const again = await t.http.get(FEED).set({ Host: 'site.test', 'If-None-Match': forged.res.headers.etag! });
+      expect(again.status).toBe(304);
+      expect(again.headers['cache-control']).toBe('private, max-age=300');
+      expect(again.headers.vary).toBe('Host');
+    });
+
+    it("behind a trusted proxy (Koa's app.proxy), the proxy's X-Forwarded-Host and X-Forwarded-Proto are read, and named in Vary", async () => {
+      await post('Story', 'published', 1);
+      const app = new Koa();
+      app.proxy = true;
+      app.use(t.admin.middleware);
+      const proxied = supertest(app.callback());
+      const res = await proxied
+        .get(FEED)
+        .set({ Host: 'internal:3000', 'X-Forwarded-Proto': 'http, https', 'X-Forwarded-Host': 'evil.test, blog.example.com' })
+        .buffer(true)
+        .parse((response, done) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          response.on('end', () => done(null, body));
+        });
+      // The last entry is the one the proxy in front wrote; earlier ones are the client's.
+      expect(childText(channelOf(res.body as string), 'link')).toBe('https://blog.example.com');
+      expect(res.headers['cache-control']).toBe('private, max-age=300');
+      expect(res.headers.vary).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
+      const plain = await proxied.get(FEED).set({ Host: 'blog.example.com' });
+      expect(plain.headers.vary).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
+    });
+
+    it('with rss_link, no request header is read: publicly cacheable, no Vary', async () => {
+      await settings({ rss_link: 'https://example.com/blog/' });
+      const configured = await link({ Host: 'site.test', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.test' });
+      expect(configured.link).toBe('https://example.com/blog');
+      expect(configured.res.headers['cache-control']).toBe('public, max-age=300');
+      expect(configured.res.headers.vary).toBeUndefined();
+    });
   });
 
   it('is well-formed with no settings stored and no posts', async () => {
@@ -193,5 +250,36 @@ describe('GET /_journal/rss.xml', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
     expect(res.headers.etag).toBeDefined();
+  });
+});
+
+describe("GET /_journal/rss.xml with the host's siteUrl", () => {
+  let t: TestAdmin;
+  beforeAll(async () => {
+    t = await startBlogAdmin({ plugins: [createJournalPlugin({ siteUrl: 'https://news.example.com/journal/' }), catalogPlugin] });
+    await t.sql(`insert into journal_posts (title, slug, status, published_at) values ('Hello', 'hello', 'published', now())`);
+  });
+  afterAll(() => t.close());
+
+  it('links to the site address, whatever the request says; publicly cacheable without Vary', async () => {
+    const res = await t.http.get(FEED).set({ Host: 'evil.test', 'X-Forwarded-Host': 'evil.test' });
+    expect(res.status).toBe(200);
+    const xml = res.text || String(res.body);
+    expect(xml).toContain('<link>https://news.example.com/journal</link>');
+    expect(xml).toContain('<link>https://news.example.com/journal/hello</link>');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers.vary).toBeUndefined();
+  });
+
+  it('the setting rss_link wins over it', async () => {
+    await t.sql(`insert into cms_settings (code, data) values ('journal', '{"rss_link": "https://other.example.com"}')
+                 on conflict (code) do update set data = excluded.data`);
+    const res = await t.http.get(FEED);
+    expect(res.text || String(res.body)).toContain('<link>https://other.example.com/hello</link>');
+  });
+
+  it('refuses a siteUrl that is not an http(s) URL at start-up', () => {
+    expect(() => createJournalPlugin({ siteUrl: 'javascript:alert(1)' })).toThrow(/siteUrl.*http\(s\) URL/);
+    expect(() => createJournalPlugin({ siteUrl: 'https://example.com/?q=1' })).toThrow(/siteUrl/);
   });
 });

@@ -24,6 +24,7 @@ describe('journal tables', () => {
       'cms.journal/0002-media',
       'cms.journal/0003-list-indexes',
       'cms.journal/0004-write-notifications',
+      'cms.journal/0005-feed-notifications',
     ]);
   });
 
@@ -34,6 +35,7 @@ describe('journal tables', () => {
       'cms.journal/0002-media',
       'cms.journal/0003-list-indexes',
       'cms.journal/0004-write-notifications',
+      'cms.journal/0005-feed-notifications',
     ]);
   });
 

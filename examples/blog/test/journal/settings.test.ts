@@ -10,6 +10,11 @@ import { JOURNAL_SETTINGS, journalSettings, settingsStrings } from '../../../../
 import { journalPlugin, JOURNAL_PERMISSIONS } from '@cms/journal';
 
 const KEY = 'ts-key-from-the-environment-5f2a9c';
+// Public addresses, as an admin may save them (docs/journal.md, "The engine's address"); IP literals,
+// so nothing is resolved, and nothing calls them while saving.
+const ENGINE = 'http://93.184.215.14:8108';
+const OTHER_ENGINE = 'http://93.184.215.14:9108';
+const ATTACKER = 'http://104.16.0.1:8108';
 
 describe('journal settings', () => {
   let t: TestAdmin;
@@ -99,7 +104,7 @@ describe('journal settings', () => {
       rss_description: 'News',
       rss_limit: '50',
       search_use_typesense: true,
-      typesense_url: 'http://127.0.0.1:8108',
+      typesense_url: ENGINE,
       typesense_api_key: 'stored-key-123',
     });
     expect(res.status).toBe(200);
@@ -110,7 +115,7 @@ describe('journal settings', () => {
         rss_link: null,
         rss_limit: 50,
         search_use_typesense: true,
-        typesense_url: 'http://127.0.0.1:8108',
+        typesense_url: ENGINE,
       },
       exists: true,
       meta: { secrets: { typesense_api_key: 'stored' } },
@@ -121,7 +126,7 @@ describe('journal settings', () => {
       rss_link: null,
       rss_limit: 50,
       search_use_typesense: true,
-      typesense_url: 'http://127.0.0.1:8108',
+      typesense_url: ENGINE,
       typesense_api_key: 'stored-key-123',
     });
     expect((await client.put('settings/journal', { search_use_typesense: false })).body.data.search_use_typesense).toBe(false);
@@ -137,21 +142,21 @@ describe('journal settings', () => {
 
   it('a stored key is cleared when the URL changes without a new key: it never goes to another server', async () => {
     const client = await editor();
-    await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:8108', typesense_api_key: 'bound-key-1' });
+    await client.put('settings/journal', { typesense_url: ENGINE, typesense_api_key: 'bound-key-1' });
     expect((await client.get('settings/journal')).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
     // Another field changes: the key stays.
     expect((await client.put('settings/journal', { rss_title: 'Same server' })).body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
     // The same URL sent again is no change.
-    expect((await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:8108' })).body.meta.secrets).toEqual({
+    expect((await client.put('settings/journal', { typesense_url: ENGINE })).body.meta.secrets).toEqual({
       typesense_api_key: 'stored',
     });
     // A new URL without the key: the stored key is gone.
-    const moved = await client.put('settings/journal', { typesense_url: 'http://attacker.example:8108' });
+    const moved = await client.put('settings/journal', { typesense_url: ATTACKER });
     expect(moved.status).toBe(200);
     expect(moved.body.meta.secrets).toEqual({ typesense_api_key: 'empty' });
     expect((await t.core.settings.values('journal')).typesense_api_key).toBeNull();
     // A new URL with a new key keeps the new key.
-    const both = await client.put('settings/journal', { typesense_url: 'http://127.0.0.1:9108', typesense_api_key: 'bound-key-2' });
+    const both = await client.put('settings/journal', { typesense_url: OTHER_ENGINE, typesense_api_key: 'bound-key-2' });
     expect(both.body.meta.secrets).toEqual({ typesense_api_key: 'stored' });
     expect((await t.core.settings.values('journal')).typesense_api_key).toBe('bound-key-2');
   });
@@ -203,8 +208,16 @@ describe('the example app hands TYPESENSE_API_KEY to the journal settings', () =
     const moved = await fetch(`${started.app.url}${API}/settings/journal`, {
       method: 'PUT',
       headers,
-      body: JSON.stringify({ typesense_url: 'http://attacker.example:8108' }),
+      body: JSON.stringify({ typesense_url: ATTACKER }),
     });
+    expect(moved.status).toBe(200);
+    // The host supplies the URL: the app mounts the journal allowing private addresses (docs/journal.md, "Options").
+    const local = await fetch(`${started.app.url}${API}/settings/journal`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ typesense_url: 'http://127.0.0.1:9108' }),
+    });
+    expect(local.status).toBe(200);
     const movedBody = (await moved.json()) as { data: Record<string, unknown>; meta: { secrets: Record<string, string> } };
     expect(movedBody.data.typesense_url).toBe('http://127.0.0.1:8108');
     expect(movedBody.meta.secrets).toEqual({ typesense_api_key: 'env' });

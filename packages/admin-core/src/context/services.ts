@@ -12,6 +12,7 @@ import type { BlobJanitor } from '../storage/janitor.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Database } from '../database/open.ts';
 import type { CountCache } from '../behaviors/list/count-cache.ts';
+import type { TableCache, TableCacheOptions } from '../database/table-cache.ts';
 
 /**
  * The plugin registry with the capabilities the composition root passes in: plugin client files,
@@ -46,4 +47,10 @@ export interface AdminServices {
   readonly db: Pick<Database, 'prepared'>;
   /** Exact totals of filtered lists, evicted by write notifications (docs/performance.md, "The count cache"). */
   readonly counts: CountCache;
+  /**
+   * A plugin's cache of values read from `options.tables`, emptied on every instance at each write
+   * to them (docs/performance.md, "Caches of plugins"). One per `name` (`vendor.plugin/what`):
+   * made and started on the first call, closed with the admin.
+   */
+  tableCache<V>(name: string, options: TableCacheOptions): TableCache<V>;
 }

@@ -29,6 +29,12 @@ export interface AdapterRequest {
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The client address (the adapter decides whether to trust proxies). */
   ip: string;
+  /**
+   * The host trusts one reverse proxy in front of it (Koa's `app.proxy`): its `X-Forwarded-*`
+   * headers may be read, as the adapter did for `ip`. Absent: they are the client's word and never
+   * read (docs/host-guide.md, "Client addresses, proxies and throttling").
+   */
+  trustProxy?: boolean;
   /** The request body, read only by routes that take one, after the guard. */
   body: Readable;
 }
@@ -168,6 +174,7 @@ export function createDispatch(services: AdminServices, coreRoutes: readonly Rou
         body: undefined,
         files: [],
         ip: request.ip,
+        trustProxy: request.trustProxy === true,
         requestId: incoming.requestId,
         locale: incoming.locale,
       };

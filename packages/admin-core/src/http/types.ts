@@ -27,6 +27,8 @@ export interface AdminRequest {
   body: unknown;
   files: UploadedFile[];
   ip: string;
+  /** The host trusts a reverse proxy's `X-Forwarded-*` headers (the adapter's `trustProxy`); absent: false. */
+  trustProxy?: boolean;
   requestId: string;
   locale: string;
 }

@@ -1,5 +1,6 @@
 import { defineActions, type ActionContext, type StringTable } from '@cms/admin-core';
 import { Post, type IPost } from '../entities/index.ts';
+import type { AddressPolicy } from '../search/address.ts';
 import { indexAfterCommit, postDocument, searchTarget } from '../search/gate.ts';
 import { searchQueue } from '../search/queue.ts';
 import { importPosts } from '../search/typesense.ts';
@@ -24,8 +25,8 @@ export const REINDEX_BATCH_SIZE = 100;
  * fails or does not answer within the timeout is an error (the admin gets the opaque 500, the log
  * the reason and how far it got), never a reported success.
  */
-async function reindex(ctx: ActionContext) {
-  const target = searchTarget(await ctx.settings(JOURNAL_SETTINGS));
+async function reindex(ctx: ActionContext, policy: AddressPolicy) {
+  const target = searchTarget(await ctx.settings(JOURNAL_SETTINGS), policy);
   if (!target) return { message: s('posts.actions.reindex_off') };
   const total = await ctx.em.count(Post, { status: 'published' });
   let sent = 0;
@@ -55,48 +56,52 @@ async function reindex(ctx: ActionContext) {
   };
 }
 
-/** Posts' record, bulk and toolbar actions (docs/actions.md, "The example app"). */
-export const postActions = defineActions<IPost>({
-  record: {
-    publish: {
-      label: s('posts.actions.publish'),
-      permissions: [PUBLISH_POSTS],
-      appliesTo: (post) => post.status !== 'published',
-      async run(post, ctx) {
-        publish(post);
-        await indexAfterCommit(ctx, [post]);
-        return { message: ctx.t(s('posts.actions.published'), { title: post.title }) };
+/**
+ * Posts' record, bulk and toolbar actions (docs/actions.md, "The example app"), with the host's
+ * address policy for the search engine (docs/journal.md, "The engine's address").
+ */
+export const postActions = (policy: AddressPolicy) =>
+  defineActions<IPost>({
+    record: {
+      publish: {
+        label: s('posts.actions.publish'),
+        permissions: [PUBLISH_POSTS],
+        appliesTo: (post) => post.status !== 'published',
+        async run(post, ctx) {
+          publish(post);
+          await indexAfterCommit(ctx, [post], { policy });
+          return { message: ctx.t(s('posts.actions.published'), { title: post.title }) };
+        },
+      },
+      archive: {
+        label: s('posts.actions.archive'),
+        confirm: s('posts.actions.archive_confirm'),
+        danger: true,
+        appliesTo: (post) => post.status !== 'archived',
+        async run(post, ctx) {
+          post.status = 'archived';
+          await indexAfterCommit(ctx, [post], { policy });
+          return { message: ctx.t(s('posts.actions.archived'), { title: post.title }) };
+        },
       },
     },
-    archive: {
-      label: s('posts.actions.archive'),
-      confirm: s('posts.actions.archive_confirm'),
-      danger: true,
-      appliesTo: (post) => post.status !== 'archived',
-      async run(post, ctx) {
-        post.status = 'archived';
-        await indexAfterCommit(ctx, [post]);
-        return { message: ctx.t(s('posts.actions.archived'), { title: post.title }) };
+    bulk: {
+      publish: {
+        permissions: [PUBLISH_POSTS],
+        async run(posts, ctx) {
+          // Posts already published stay as they are (their date too): they are not counted.
+          const drafts = posts.filter((post) => post.status !== 'published');
+          drafts.forEach(publish);
+          await indexAfterCommit(ctx, drafts, { policy });
+          return { affected: drafts.length, message: ctx.t(s('posts.actions.bulk_published'), { count: drafts.length }) };
+        },
       },
     },
-  },
-  bulk: {
-    publish: {
-      permissions: [PUBLISH_POSTS],
-      async run(posts, ctx) {
-        // Posts already published stay as they are (their date too): they are not counted.
-        const drafts = posts.filter((post) => post.status !== 'published');
-        drafts.forEach(publish);
-        await indexAfterCommit(ctx, drafts);
-        return { affected: drafts.length, message: ctx.t(s('posts.actions.bulk_published'), { count: drafts.length }) };
-      },
+    toolbar: {
+      // Reads, then waits on the search engine: no transaction (no connection or lock held meanwhile).
+      reindex: { label: s('posts.actions.reindex'), transaction: false, run: (ctx) => reindex(ctx, policy) },
     },
-  },
-  toolbar: {
-    // Reads, then waits on the search engine: no transaction (no connection or lock held meanwhile).
-    reindex: { label: s('posts.actions.reindex'), transaction: false, run: reindex },
-  },
-});
+  });
 
 export const postBulkActions: Array<{ name: string; label: string; confirm?: string }> = [
   { name: 'publish', label: s('posts.actions.publish'), confirm: s('posts.actions.bulk_publish_confirm') },

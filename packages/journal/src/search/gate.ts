@@ -3,6 +3,7 @@ import type { IPost } from '../entities/index.ts';
 import { JOURNAL_SETTINGS } from '../settings.ts';
 import { searchQueue, type IndexChange } from './queue.ts';
 import type { PostDocument, SearchTarget } from './typesense.ts';
+import { PUBLIC_ADDRESSES_ONLY, type AddressPolicy } from './address.ts';
 
 /**
  * The search gate (docs/journal.md, "Search gate"): while the `journal` setting
@@ -14,12 +15,13 @@ import type { PostDocument, SearchTarget } from './typesense.ts';
 /** The setting's stored forms of "on" (a `switch` stores the JSON boolean; older forms kept text). */
 const isOn = (value: unknown) => value === true || value === 1 || value === '1' || value === 'true';
 
-/** The engine to index into, or undefined while the gate is off. */
-export function searchTarget(settings: Record<string, unknown>): SearchTarget | undefined {
+/** The engine to index into, with the host's address policy, or undefined while the gate is off. */
+export function searchTarget(settings: Record<string, unknown>, policy: AddressPolicy = PUBLIC_ADDRESSES_ONLY): SearchTarget | undefined {
   if (!isOn(settings.search_use_typesense)) return undefined;
   return {
     url: typeof settings.typesense_url === 'string' ? settings.typesense_url : '',
     apiKey: typeof settings.typesense_api_key === 'string' ? settings.typesense_api_key : '',
+    allowPrivateAddresses: policy.allowPrivateAddresses,
   };
 }
 
@@ -59,14 +61,18 @@ const settingsOfWrite = new WeakMap<object, Promise<Record<string, unknown>>>();
  * back). The save never waits for the engine: the after-commit task only waits for the queue, and
  * a change the queue gives up on fails the task, which the core logs with the request's id.
  */
-export async function indexAfterCommit(ctx: GateContext, posts: readonly IPost[], options: { removed?: boolean } = {}): Promise<void> {
+export async function indexAfterCommit(
+  ctx: GateContext,
+  posts: readonly IPost[],
+  options: { removed?: boolean; policy?: AddressPolicy } = {},
+): Promise<void> {
   if (posts.length === 0 || !ctx.settings || !ctx.afterCommit) return;
   let settings = settingsOfWrite.get(ctx.em);
   if (!settings) {
     settings = ctx.settings(JOURNAL_SETTINGS);
     settingsOfWrite.set(ctx.em, settings);
   }
-  const target = searchTarget(await settings);
+  const target = searchTarget(await settings, options.policy);
   if (!target) return;
   const changes = posts.map((post) => changeFor(post, options.removed === true));
   ctx.afterCommit(async () => {
@@ -79,7 +85,7 @@ export async function indexAfterCommit(ctx: GateContext, posts: readonly IPost[]
 }
 
 /** The posts controller's hooks: a create or update indexes the post's new state, a delete removes it. */
-export const postSearchHooks: ControllerHooks<IPost> = {
-  afterSave: (post, ctx) => indexAfterCommit(ctx, [post]),
-  beforeDelete: (post, ctx) => indexAfterCommit(ctx, [post], { removed: true }),
-};
+export const searchHooks = (policy: AddressPolicy): ControllerHooks<IPost> => ({
+  afterSave: (post, ctx) => indexAfterCommit(ctx, [post], { policy }),
+  beforeDelete: (post, ctx) => indexAfterCommit(ctx, [post], { removed: true, policy }),
+});

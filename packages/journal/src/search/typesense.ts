@@ -2,6 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import axios, { type AxiosAdapter } from 'axios';
 import { Client, Errors, type ConfigurationOptions } from 'typesense';
+import { addressRefusal, AddressRefused, checkedLookup, literalAddress, type AddressPolicy } from './address.ts';
 
 /**
  * The journal's use of Typesense (docs/journal.md, "Search gate"), through the `typesense` client
@@ -12,13 +13,17 @@ import { Client, Errors, type ConfigurationOptions } from 'typesense';
  * request in time (the library leaves imports unbounded) and in answer size. The library retries
  * nothing (`numRetries: 0`): the journal's queue retries with backoff (./queue.ts).
  * Errors say what happened without the engine's own words (an engine that echoes the request
- * would put the key in the log).
+ * would put the key in the log). The adapter also checks the engine's address (./address.ts): an IP
+ * literal before the request, a host name through the connection's own DNS lookup, so the request
+ * connects only to an address that was checked (docs/journal.md, "The engine's address").
  */
 
 export interface SearchTarget {
   /** Base URL, `http://host:8108` (a trailing slash is ignored). */
   url: string;
   apiKey: string;
+  /** The host allows loopback and private addresses (`typesense: { allowPrivateAddresses: true }`); default false. */
+  allowPrivateAddresses?: boolean;
 }
 
 export interface SearchClientOptions {
@@ -74,7 +79,7 @@ export class SearchEngineError extends Error {
 }
 
 /** Checks the URL the settings hold: an http(s) URL, without its trailing slashes. */
-function baseUrl(url: string): string {
+function baseUrl(url: string, policy: AddressPolicy): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -83,6 +88,10 @@ function baseUrl(url: string): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new SearchEngineError('the Typesense URL must use http or https', false);
+  // An IP literal is never looked up: it is checked here (a host name by the lookup below).
+  const literal = literalAddress(parsed.hostname);
+  const reason = literal === undefined ? undefined : addressRefusal(literal, policy);
+  if (reason) throw new SearchEngineError(`the Typesense URL is refused: ${new AddressRefused(literal!, reason).message}`, false);
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -90,12 +99,33 @@ const httpAdapter = axios.getAdapter('http');
 
 /**
  * axios's own HTTP adapter with the journal's policy: no redirect followed (a 3xx is an answer,
- * which the library turns into an error), a timeout on every request, a bounded answer.
+ * which the library turns into an error), a timeout on every request, a bounded answer, and no
+ * proxy: axios would otherwise take one from `HTTP_PROXY`/`HTTPS_PROXY`, connect to it instead,
+ * and the checked lookup would see the proxy's name, never the engine's (docs/journal.md, "The
+ * engine's address"). The engine is always reached directly.
  */
 const policyAdapter =
-  (timeoutMs: number): AxiosAdapter =>
-  (config) =>
-    httpAdapter({ ...config, maxRedirects: 0, timeout: timeoutMs, maxContentLength: MAX_ANSWER_BYTES });
+  (timeoutMs: number, policy: AddressPolicy): AxiosAdapter =>
+  async (config) => {
+    let refused: AddressRefused | undefined;
+    // The connection resolves the name through this lookup and connects to what it answered.
+    const lookup = checkedLookup(policy, (error) => {
+      refused = error;
+    });
+    try {
+      return await httpAdapter({
+        ...config,
+        proxy: false,
+        maxRedirects: 0,
+        timeout: timeoutMs,
+        maxContentLength: MAX_ANSWER_BYTES,
+        lookup,
+      });
+    } catch (error) {
+      if (refused) throw new SearchEngineError(`the Typesense URL is refused: ${refused.message}`, false);
+      throw error;
+    }
+  };
 
 /** The library logs warnings to the console by default; the journal reports failures itself. */
 const silent = Object.fromEntries(
@@ -110,13 +140,14 @@ const agents = { httpAgent: new HttpAgent({ keepAlive: false }), httpsAgent: new
 
 function client(target: SearchTarget, options: SearchClientOptions): Client {
   if (target.apiKey === '') throw new SearchEngineError('no Typesense API key is configured', false);
+  const policy: AddressPolicy = { allowPrivateAddresses: target.allowPrivateAddresses === true };
   return new Client({
-    nodes: [{ url: baseUrl(target.url) }],
+    nodes: [{ url: baseUrl(target.url, policy) }],
     apiKey: target.apiKey,
     numRetries: 0,
     connectionTimeoutSeconds: (options.timeoutMs ?? 5000) / 1000,
     healthcheckIntervalSeconds: 0,
-    axiosAdapter: policyAdapter(options.timeoutMs ?? 5000),
+    axiosAdapter: policyAdapter(options.timeoutMs ?? 5000, policy),
     logger: silent,
     ...agents,
   });
