@@ -44,6 +44,19 @@ describe("the example app's OpenAPI document", () => {
     expect(described).toContain(`post /${PRODUCTS}/{id}/fields/color/upload`);
   });
 
+  it('lists 429 with `Retry-After` on the colour type\u2019s upload, whose handler runs its image work through `imageWork`', () => {
+    type Answer = { $ref?: string; headers?: Record<string, unknown> };
+    const upload = (
+      document.paths[`/${PRODUCTS}/{id}/fields/color/upload`] as unknown as Record<string, { responses: Record<string, Answer> }>
+    ).post!;
+    // docs/files.md, "Image work": a full queue answers 429 `too_many_requests` and `Retry-After: 1`.
+    expect(Object.keys(upload.responses)).toContain('429');
+    const answer = upload.responses['429']!;
+    const shared = (document.components as unknown as { responses?: Record<string, Answer> }).responses ?? {};
+    const resolved = answer.$ref ? shared[answer.$ref.split('/').pop()!] : answer;
+    expect(Object.keys(resolved?.headers ?? {})).toContain('Retry-After');
+  });
+
   it('types the catalog\u2019s colour with its value schema, and lists its error codes among the 422\u2019s', () => {
     const product = document.components.schemas['acme.catalog.products.Record']!;
     expect(product.properties!.color).toEqual({ type: 'string', pattern: '^#[0-9a-fA-F]{6}$', nullable: true });
@@ -72,7 +85,8 @@ describe("the example app's OpenAPI document", () => {
       requestBody: { content: object };
       tags: string[];
     };
-    expect(Object.keys(upload.responses).sort()).toEqual(['201', '401', '403', '422', '500']);
+    // 409 `transient_conflict` on every write; 429 when the image queue is full (docs/files.md, "Image work").
+    expect(Object.keys(upload.responses).sort()).toEqual(['201', '401', '403', '409', '422', '429', '500']);
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
     expect(upload.tags).toEqual(['cms.journal']);
     const feed = paths['/_journal/rss.xml']!.get as { responses: Record<string, { content?: object }>; security: unknown[] };

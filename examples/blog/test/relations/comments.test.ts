@@ -185,7 +185,12 @@ describe('cms/journal/posts: comments', () => {
         `select detail from cms_audit where action = 'relation' and target = ? and record_id = ? order by id`,
         [POSTS, post],
       );
-      expect(audit.map((row) => row.detail)).toEqual(['comments:create', 'comments:update', 'comments:delete']);
+      // Each names the children it concerned (docs/relations.md, "Audit rows").
+      expect(audit.map((row) => row.detail)).toEqual([
+        `comments:create:${child}`,
+        `comments:update:${child}`,
+        `comments:delete:${Math.min(child, second)},${Math.max(child, second)}`,
+      ]);
     });
 
     it('links an orphan, unlinks it again (its key cleared); a comment of another post is not linkable', async () => {

@@ -35,6 +35,30 @@ const toRow = (row: Record<string, unknown>): BindingRow => ({
   payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown> | null,
 });
 
+/**
+ * Takes the owner's lock until the transaction ends (an advisory lock on the owner; no row needs
+ * to exist). Every path that changes or applies an owner's bindings takes it **before** it locks
+ * files or related rows, so a save and a removal under one key never wait for each other in
+ * opposite orders; and what they read after it (new statements, so a fresh snapshot) is what the
+ * other committed (docs/relations.md, "Transactions and locking").
+ */
+export async function lockOwner(em: EntityManager, owner: BindingOwner): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0)) as locked', [ownerLockName(owner)]);
+}
+
+/** The name the owner's lock is taken on; the sweep takes several owners' locks in the order of these names. */
+export const ownerLockName = (owner: BindingOwner): string =>
+  `cms_bindings|${owner.adminId}|${owner.controller}|${owner.parentId}|${owner.sessionKey}`;
+
+/** How many rows of `kind` the owner holds, over all its fields (the caps of docs/relations.md, "Limits"). */
+export async function countBindings(em: EntityManager, owner: BindingOwner, kind: string): Promise<number> {
+  const rows = await em.execute<Array<{ total: unknown }>>(
+    `select count(*) as total from cms_bindings b where ${OWNER_SQL} and b.kind = ?`,
+    [...ownerParams(owner), kind],
+  );
+  return Number(rows[0]?.total ?? 0);
+}
+
 /** The owner's bindings of one field, oldest first. */
 export async function listBindings(em: EntityManager, owner: BindingOwner, field: string): Promise<BindingRow[]> {
   const rows = await em.execute<Record<string, unknown>[]>(
@@ -77,8 +101,9 @@ export async function removeBindings(em: EntityManager, owner: BindingOwner, fie
   );
 }
 
-/** Takes (deletes and answers) every binding of the owner: the save applies them in the same transaction. */
+/** Takes (deletes and answers) every binding of the owner, under its lock: the save applies them in the same transaction. */
 export async function takeBindings(em: EntityManager, owner: BindingOwner): Promise<BindingRow[]> {
+  await lockOwner(em, owner);
   const rows = await em.execute<Record<string, unknown>[]>(
     `delete from cms_bindings b where ${OWNER_SQL} returning b.id, b.field, b.target_id, b.kind, b.payload`,
     ownerParams(owner),
@@ -86,14 +111,50 @@ export async function takeBindings(em: EntityManager, owner: BindingOwner): Prom
   return rows.sort((a, b) => Number(a.id) - Number(b.id)).map(toRow);
 }
 
-/** Takes every binding older than `maxAgeSeconds`, of any owner (the sweep). */
-export async function takeExpiredBindings(em: EntityManager, maxAgeSeconds: number): Promise<Array<BindingRow & { controller: string }>> {
+/**
+ * Owners holding a binding older than `maxAgeSeconds` (the sweep), at most `limit`, in the order
+ * their locks are to be taken (by `ownerLockName`: two sweeps never wait for each other in
+ * opposite orders). Read without a lock: the sweep locks them, then reads their bindings again.
+ */
+export async function expiredOwners(em: EntityManager, maxAgeSeconds: number, limit: number): Promise<BindingOwner[]> {
   const rows = await em.execute<Record<string, unknown>[]>(
-    `delete from cms_bindings b where b.created_at < now() - make_interval(secs => ?)
-     returning b.controller, b.field, b.target_id, b.kind, b.payload`,
-    [maxAgeSeconds],
+    `select distinct b.session_key, b.admin_id, b.controller, b.parent_id from cms_bindings b
+     where b.created_at < now() - make_interval(secs => ?)
+     order by b.admin_id, b.controller, b.parent_id, b.session_key limit ?`,
+    [maxAgeSeconds, limit],
   );
-  return rows.map((row) => ({ ...toRow(row), controller: String(row.controller) }));
+  const owners = rows.map((row) => ({
+    sessionKey: String(row.session_key),
+    adminId: Number(row.admin_id),
+    controller: String(row.controller),
+    parentId: Number(row.parent_id),
+  }));
+  return owners
+    .map((owner) => ({ owner, name: ownerLockName(owner) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ owner }) => owner);
+}
+
+/** The bindings of these owners older than `maxAgeSeconds` (the sweep reads them under the owners' locks). */
+export async function expiredBindingsOf(
+  em: EntityManager,
+  owners: readonly BindingOwner[],
+  maxAgeSeconds: number,
+): Promise<Array<BindingRow & { id: number; controller: string }>> {
+  if (owners.length === 0) return [];
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select b.id, b.controller, b.field, b.target_id, b.kind, b.payload from cms_bindings b
+     where b.created_at < now() - make_interval(secs => ?) and (${owners.map(() => `(${OWNER_SQL})`).join(' or ')})
+     order by b.id`,
+    [maxAgeSeconds, ...owners.flatMap(ownerParams)],
+  );
+  return rows.map((row) => ({ ...toRow(row), id: Number(row.id), controller: String(row.controller) }));
+}
+
+/** Deletes bindings by id (the sweep, last, after the rows they name). */
+export async function deleteBindingIds(em: EntityManager, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await em.execute(`delete from cms_bindings where id in (${ids.map(() => '?').join(', ')})`, [...ids]);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/principal.ts';
 import type { ScopeContext } from '../controllers/types.ts';
 import type { AdminServices } from './services.ts';
+import { retryTransient } from './retry.ts';
 
 export type MessageParams = Record<string, string | number>;
 
@@ -21,7 +22,12 @@ export interface RequestContext {
   t(key: string, params?: MessageParams, count?: number): string;
   /** The request's entity manager: one unit of work, made on first use. */
   em(): EntityManager;
-  /** Runs `work` in one transaction on a fresh entity manager; anything thrown rolls it back. */
+  /**
+   * Runs `work` in one transaction on a fresh entity manager; anything thrown rolls it back. A
+   * deadlock or serialization failure runs `work` again from the start (a few times, then 409
+   * `transient_conflict`): `work` must keep effects outside the database for `afterCommit`
+   * (docs/errors.md, "Transient conflicts").
+   */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
    * Runs `task` once the transaction of `em` has committed, and never if it rolls back
@@ -55,11 +61,27 @@ export function requestContext(services: AdminServices, locale: string, requestI
     t: (key, params = {}, count) => services.strings.t(locale, key, params, count),
     em: () => (em ??= services.em()),
     transaction: async (work) => {
-      const tasks: Array<() => void | Promise<void>> = [];
-      const result = await services.em().transactional((txEm) => {
-        pending.set(txEm as EntityManager, tasks);
-        return work(txEm as EntityManager);
-      });
+      // A deadlock or serialization failure runs the whole transaction again, on a fresh entity
+      // manager with its own after-commit queue: a failed attempt's tasks never run (docs/errors.md,
+      // "Transient conflicts").
+      const { result, tasks } = await retryTransient(
+        async () => {
+          const tasks: Array<() => void | Promise<void>> = [];
+          const result = await services.em().transactional((txEm) => {
+            pending.set(txEm as EntityManager, tasks);
+            return work(txEm as EntityManager);
+          });
+          return { result, tasks };
+        },
+        {
+          onRetry: (attempt, error) =>
+            services.config.logger.warn('transaction retried after a transient database failure', {
+              request_id: requestId,
+              attempt,
+              error: String(error),
+            }),
+        },
+      );
       for (const task of tasks) void run(task);
       return result;
     },

@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   action_not_applicable: { kind: 'conflict', messageKey: 'backend::errors.action_not_applicable' },
   bulk_partly_scoped: { kind: 'conflict', messageKey: 'backend::errors.bulk_partly_scoped' },
   reorder_stale: { kind: 'conflict', messageKey: 'backend::errors.reorder_stale' },
+  // A deadlock or serialization failure that outlasted the retries (docs/errors.md, "Transient conflicts").
+  transient_conflict: { kind: 'conflict', messageKey: 'backend::errors.transient_conflict' },
   version_mismatch: { kind: 'precondition_failed', messageKey: 'backend::errors.version_mismatch' },
   validation_failed: { kind: 'validation', messageKey: 'backend::errors.validation_failed' },
   // The codes built-in field types give a 422 (docs/field-types.md).

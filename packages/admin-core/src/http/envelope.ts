@@ -1,5 +1,6 @@
 import { ERROR_CODES, statusOf } from '../errors/codes.ts';
-import { isAdminError } from '../errors/index.ts';
+import { AdminError, isAdminError } from '../errors/index.ts';
+import { isTransientDatabaseError } from '../errors/transient.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { AdminResponse } from './types.ts';
 
@@ -32,9 +33,13 @@ function localizeDetails(details: Record<string, string[]>, strings: Strings, lo
 
 /**
  * The one place where a thrown error becomes the error envelope. An `AdminError` keeps its
- * status, code and details; anything else is an opaque 500 that names only the request id.
+ * status, code and details; a transient database failure is a 409 `transient_conflict`; anything
+ * else is an opaque 500 that names only the request id.
  */
-export function toErrorResponse(error: unknown, strings: Strings, locale: string, requestId: string): AdminResponse & { body: ErrorBody } {
+export function toErrorResponse(thrown: unknown, strings: Strings, locale: string, requestId: string): AdminResponse & { body: ErrorBody } {
+  // A deadlock or serialization failure outside a retried transaction (one statement on its own)
+  // is a 409 all the same, never a 500 (docs/errors.md, "Transient conflicts").
+  const error = isTransientDatabaseError(thrown) ? new AdminError('transient_conflict') : thrown;
   if (isAdminError(error)) {
     const count = typeof error.params.seconds === 'number' ? error.params.seconds : undefined;
     return {

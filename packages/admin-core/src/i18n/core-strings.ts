@@ -67,6 +67,10 @@ export const coreStrings: StringTable = {
     'fields.money.too_small': 'The amount must be at least {min}.',
     'fields.write.forbidden': 'You may not set or change this field.',
     'fields.write.value_forbidden': 'You may not set this field to “{value}”.',
+    'fields.access.create_only': 'This field is only available while the record is created.',
+    'fields.access.update_only': 'This field is only available once the record is saved.',
+    'fields.access.related_forbidden': 'You may not manage the records of this field.',
+    'fields.access.context': 'This field is not part of this form.',
     'fields.permissions.unknown': 'The permission {code} is not offered here.',
     'fields.permissions.value': 'The value of {code} must be one of: {values}.',
     'fields.permissions.locked': 'You may not change the permission {code} because you do not have it yourself.',
@@ -115,6 +119,7 @@ export const coreStrings: StringTable = {
     'validation.unique': 'This value is already taken.',
     'errors.bulk_partly_scoped': 'Some of the selected records are not available to you; nothing was changed.',
     'errors.reorder_stale': 'The records changed since you loaded them; reload and reorder again. Nothing was changed.',
+    'errors.transient_conflict': 'Another change to the same records got in the way; nothing was changed. Try again.',
     'errors.version_mismatch':
       'This record was changed by someone else since you opened it; nothing was saved. The current version is attached.',
     'validation.if_match': 'This header must be * or a list of entity tags in double quotes, as the ETag header gives them.',
@@ -230,6 +235,10 @@ export const coreStrings: StringTable = {
     'fields.money.too_small': 'Der Betrag muss mindestens {min} sein.',
     'fields.write.forbidden': 'Sie dürfen dieses Feld nicht setzen oder ändern.',
     'fields.write.value_forbidden': 'Sie dürfen dieses Feld nicht auf „{value}“ setzen.',
+    'fields.access.create_only': 'Dieses Feld ist nur beim Anlegen des Datensatzes verfügbar.',
+    'fields.access.update_only': 'Dieses Feld ist erst verfügbar, wenn der Datensatz gespeichert ist.',
+    'fields.access.related_forbidden': 'Sie dürfen die Datensätze dieses Feldes nicht verwalten.',
+    'fields.access.context': 'Dieses Feld gehört nicht zu diesem Formular.',
     'fields.permissions.unknown': 'Die Berechtigung {code} wird hier nicht angeboten.',
     'fields.permissions.value': 'Der Wert von {code} muss einer der folgenden sein: {values}.',
     'fields.permissions.locked': 'Sie dürfen die Berechtigung {code} nicht ändern, weil Sie sie selbst nicht haben.',
@@ -278,6 +287,8 @@ export const coreStrings: StringTable = {
     'validation.unique': 'Dieser Wert ist bereits vergeben.',
     'errors.bulk_partly_scoped': 'Einige der gewählten Datensätze stehen Ihnen nicht zur Verfügung; es wurde nichts geändert.',
     'errors.reorder_stale': 'Die Datensätze haben sich seit dem Laden geändert; lade neu und ordne erneut. Es wurde nichts geändert.',
+    'errors.transient_conflict':
+      'Eine andere Änderung derselben Datensätze kam dazwischen; es wurde nichts geändert. Versuchen Sie es erneut.',
     'errors.version_mismatch':
       'Dieser Datensatz wurde inzwischen von jemand anderem geändert; es wurde nichts gespeichert. Die aktuelle Fassung liegt bei.',
     'validation.if_match':

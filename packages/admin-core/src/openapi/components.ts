@@ -456,9 +456,9 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'Not authenticated (no, a bad or an expired token), or a bad login.',
   403: 'Refused: no permission, a cookie write without `X-Requested-With`, a personal API token on an interactive route, or code of the controller refused the write.',
   404: 'Not found: an unknown or out-of-scope record, child or file, or an undeclared name.',
-  409: 'Conflict.',
+  409: 'Conflict; on any write also `transient_conflict` (another change got in the way, nothing was written): try again.',
   422: 'Validation failed; `details` name each offending field, parameter or header.',
-  429: 'Too many attempts; `Retry-After` says when to try again.',
+  429: 'Too many attempts, or too much image work waiting (uploads, thumbnails); `Retry-After` says when to try again.',
   500: 'An internal error; nothing is exposed but the request id.',
 };
 

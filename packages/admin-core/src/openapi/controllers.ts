@@ -285,7 +285,8 @@ function pluginUpload(route: RouteDefinition, controller: ResolvedController, id
     parameters: [idParam()],
     body: multipartBody(PLUGIN_UPLOAD_FIELD, route.upload?.maxBytes ?? 0, `One file under \`${PLUGIN_UPLOAD_FIELD}\`.${accept}`),
     success: ok('What the field type\u2019s upload handler answered.', anyValue('Any JSON value.')),
-    errors: [404],
+    // A handler that runs its image work through `imageWork` answers 429 when the queue is full (docs/files.md, "Image work").
+    errors: [404, 429],
   };
 }
 
@@ -439,7 +440,8 @@ function describeRelationRoute(
         ],
         body: multipartBody(FILE_UPLOAD_FIELD, route.upload?.maxBytes ?? 0, `One file under \`${FILE_UPLOAD_FIELD}\`.`),
         success: { 201: answer('The stored file, pending until the child is saved.', envelope(ref('FileItem'))) },
-        errors: [404],
+        // An image's work waits in the image queue, which answers 429 when full (docs/files.md, "Image work").
+        errors: [404, 429],
       };
     }
   }
@@ -498,8 +500,10 @@ function describeFileRoute(route: RouteDefinition, rest: string, controller: Res
           headerParam('X-Upload-Id', 'Makes a retry answer the first upload and store nothing new.', SESSION_KEY),
         ],
         body: multipartBody(FILE_UPLOAD_FIELD, route.upload?.maxBytes ?? 0, `One file under \`${FILE_UPLOAD_FIELD}\`.`),
-        success: { 201: answer('The stored file.', envelope(ref('FileItem'))) },
-        errors: [404],
+        success: {
+          201: answer('The stored file: as uploaded, an image without its metadata unless the field keeps it.', envelope(ref('FileItem'))),
+        },
+        errors: [404, 429],
       };
     case 'POST /:id/files/:field/reorder':
       return {
@@ -543,12 +547,16 @@ function describeFileRoute(route: RouteDefinition, rest: string, controller: Res
           ...base,
           fileId,
           sessionKeyHeader(),
-          queryParam('width', 'Pixels, 1 to 1600.', string({ pattern: '^[1-9]\\d{0,3}$' })),
-          queryParam('height', 'Pixels, 1 to 1600.', string({ pattern: '^[1-9]\\d{0,3}$' })),
+          queryParam(
+            'width',
+            'Pixels. Only these sizes (width × height): the field\u2019s `imageWidth` × `imageHeight` (the default), its double, 100 × 100 and 200 × 200; any other is a 422 on `width`/`height`.',
+            string({ pattern: '^[1-9]\\d{0,3}$' }),
+          ),
+          queryParam('height', 'Pixels; see `width` for the sizes made.', string({ pattern: '^[1-9]\\d{0,3}$' })),
           queryParam('mode', 'How the image is fitted.', string({ enum: ['crop', 'fit'] })),
         ],
-        success: { 200: binary('A WebP thumbnail.', 'image/webp') },
-        errors: [404],
+        success: { 200: binary('A WebP thumbnail of the first frame, without metadata.', 'image/webp') },
+        errors: [404, 429],
       };
   }
   return undefined;

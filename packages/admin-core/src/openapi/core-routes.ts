@@ -141,6 +141,7 @@ export function describeCoreRoute(route: RouteDefinition, ctx: CoreRouteContext)
         summary: 'Replace the admin\u2019s avatar',
         body: multipartBody(AVATAR_UPLOAD_FIELD, AVATAR_MAX_BYTES, 'One jpg, jpeg, png, gif or webp image.'),
         success: ok('The avatar and its 250x250 thumbnail.', ref('AdminAvatar')),
+        errors: [429],
       };
     case 'DELETE /account/avatar':
       return {

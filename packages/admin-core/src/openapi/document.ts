@@ -91,10 +91,11 @@ function pluginDraft({ route, openapi }: PluginRouteInput): Draft {
  * The statuses every route of its kind may answer besides its handler's (http/pipeline.ts): 401
  * without a valid principal; 403 for a missing permission, a cookie write without
  * `X-Requested-With`, a personal API token on an interactive route; 422 for an undeclared query
- * parameter or a malformed body; 500.
+ * parameter or a malformed body; 409 `transient_conflict` on every write (a deadlock that outlasted
+ * the retries, docs/errors.md "Transient conflicts"); 500.
  */
 function pipelineStatuses(route: RouteDefinition): number[] {
-  const statuses = [422, 500];
+  const statuses = [...(route.method === 'GET' ? [] : [409]), 422, 500];
   if (route.auth === 'public') return route.requireXhr ? [403, ...statuses] : statuses;
   const forbidden = route.requireXhr || route.method !== 'GET' || route.interactive === true || (route.permissions?.length ?? 0) > 0;
   return [401, ...(forbidden ? [403] : []), ...statuses];

@@ -120,8 +120,9 @@ describe('the OpenAPI document', () => {
     const show = document.paths['/test/engine/notes/{id}']!;
     const statuses = (operation: unknown) => Object.keys((operation as { responses: object }).responses);
     expect(statuses(show.get)).toEqual(['200', '401', '403', '404', '422', '500']);
-    expect(statuses(show.put)).toEqual(['200', '401', '403', '404', '412', '422', '500']);
-    expect(statuses(document.paths['/auth/login']!.post)).toEqual(['200', '401', '422', '429', '500']);
+    // Every write may answer 409 transient_conflict (docs/errors.md, "Transient conflicts").
+    expect(statuses(show.put)).toEqual(['200', '401', '403', '404', '409', '412', '422', '500']);
+    expect(statuses(document.paths['/auth/login']!.post)).toEqual(['200', '401', '409', '422', '429', '500']);
     expect(statuses(document.paths['/lang']!.get)).toEqual(['200', '422', '500']);
     expect((document.paths['/lang']!.get as unknown as { security: unknown[] }).security).toEqual([]);
     const schemas = (
@@ -131,6 +132,7 @@ describe('the OpenAPI document', () => {
       'action_not_applicable',
       'bulk_partly_scoped',
       'reorder_stale',
+      'transient_conflict',
     ]);
     expect(schemas.Error422!.properties.error.properties.code.enum).toContain('money.invalid');
   });

@@ -59,8 +59,9 @@ describe('relation routes on a saved record', () => {
       expect(await crewOf(t, id)).toBe(crew);
 
       expect((await relationAudit(t)).filter((row) => Number(row.record_id) === crew)).toEqual([
-        { admin_id: su.id, target: CREWS, record_id: crew, detail: 'members:create' },
-        { admin_id: su.id, target: CREWS, record_id: crew, detail: 'members:update' },
+        // The child by id (docs/relations.md, "Audit rows").
+        { admin_id: su.id, target: CREWS, record_id: crew, detail: `members:create:${id}` },
+        { admin_id: su.id, target: CREWS, record_id: crew, detail: `members:update:${id}` },
       ]);
     });
 
@@ -259,7 +260,14 @@ describe('relation routes on a saved record', () => {
       expect((await su.post(members(crew, '/unlink'), { ids: [o2] })).status).toBe(404);
       const rows = (await relationAudit(t)).filter((row) => Number(row.record_id) === crew);
       expect(rows).toEqual(
-        ['members:link', 'members:unlink', 'members:delete', 'badges:link', 'badges:pivot', 'badges:unlink'].map((detail) => ({
+        [
+          `members:link:${Math.min(o1, o2)},${Math.max(o1, o2)}`,
+          `members:unlink:${o1}`,
+          `members:delete:${o2}`,
+          `badges:link:${badge}`,
+          `badges:pivot:${badge}`,
+          `badges:unlink:${badge}`,
+        ].map((detail) => ({
           admin_id: su.id,
           target: CREWS,
           record_id: crew,

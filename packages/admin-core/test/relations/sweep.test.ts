@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
+import { sweepBindings } from '../../src/behaviors/relations/sweep.ts';
 import { crewOf, CREWS, insertBadge, insertCrew, insertMember, newKey, ok, pivotsOf, startRelationsAdmin, withKey } from './support.ts';
 
 /*
@@ -84,5 +85,36 @@ describe('the sweep of abandoned form sessions', () => {
     const crew = Number(made.body.data.id);
     expect([await crewOf(t, orphan), await crewOf(t, child)]).toEqual([null, undefined]);
     expect(await pivotsOf(t, crew)).toEqual({});
+  });
+
+  it('is run again after a transient database failure, and says so; the failed attempt left nothing behind', async () => {
+    const key = newKey();
+    const child = await create(0, key, 'swept after a retry');
+    await age(key, 48);
+    const warned: string[] = [];
+    let attempts = 0;
+    // The first attempt does the whole sweep, then fails as a deadlock would (rolled back).
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const services = {
+      controllers: t.core.controllers,
+      blobs: t.core.blobs,
+      config: { ...t.core.config, logger: { ...t.core.config.logger, warn: (message: string) => void warned.push(message) } },
+      em: () => {
+        const em = t.core.em();
+        if (++attempts > 1) return em;
+        return {
+          transactional: (work: (tx: unknown) => Promise<unknown>) =>
+            em.transactional(async (tx) => {
+              await work(tx);
+              throw deadlock;
+            }),
+        };
+      },
+    };
+    expect(await sweepBindings(services as never, 86400)).toBe(1);
+    expect(attempts).toBe(2);
+    expect(warned).toEqual(['form session sweep retried after a transient database failure']);
+    expect(await bindingsOf(key)).toEqual([]);
+    expect(await crewOf(t, child)).toBeUndefined();
   });
 });

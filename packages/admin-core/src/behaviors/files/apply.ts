@@ -6,10 +6,17 @@ import type { FileField } from './field.ts';
 import { fileFields } from './field.ts';
 import { dropFiles } from './operations.ts';
 
+/** What the save did to one field's files: the ids removed and attached, and the outbox of blobs to delete after commit. */
+export interface AppliedFiles {
+  outbox: number[];
+  removed: number[];
+  attached: number[];
+}
+
 /**
  * The save's part for one fileupload field (docs/files.md, "Saves"): pending uploads of the
  * session are attached (after the field's files, in upload order), pending removals done, an
- * attachOne field keeps only its newest file. Answers the outbox of blobs to delete after commit.
+ * attachOne field keeps only its newest file.
  */
 export async function applyFileBindings(
   controller: ResolvedController,
@@ -18,23 +25,20 @@ export async function applyFileBindings(
   rows: readonly BindingRow[],
   em: EntityManager,
   ctx: OperationContext,
-): Promise<number[]> {
+): Promise<AppliedFiles> {
   const uploads = rows.filter((row) => row.kind === 'upload').map((row) => row.targetId);
   const removals = rows.filter((row) => row.kind === 'remove').map((row) => row.targetId);
   const outbox: number[] = [];
+  const removed: number[] = [];
+  let attached: number[] = [];
   if (removals.length) {
     // Only files of this record and field: a stale binding of another record removes nothing.
     const own = await em.execute<Array<{ id: number }>>(
       `select id from cms_files where attachment_type = ? and field = ? and attachment_id = ? and id in (${removals.map(() => '?').join(', ')}) for update`,
       [controller.address, field.name, parentId, ...removals],
     );
-    outbox.push(
-      ...(await dropFiles(
-        ctx,
-        em,
-        own.map((row) => Number(row.id)),
-      )),
-    );
+    removed.push(...own.map((row) => Number(row.id)));
+    outbox.push(...(await dropFiles(ctx, em, removed)));
   }
   if (uploads.length) {
     if (field.maxFiles === 1) {
@@ -42,6 +46,7 @@ export async function applyFileBindings(
         'select id from cms_files where attachment_type = ? and field = ? and attachment_id = ? for update',
         [controller.address, field.name, parentId],
       );
+      removed.push(...previous.map((row) => Number(row.id)));
       outbox.push(
         ...(await dropFiles(
           ctx,
@@ -55,13 +60,15 @@ export async function applyFileBindings(
       uploads.splice(0, uploads.length - 1);
     }
     // Pending uploads keep their `sort_order`: it was given among the field's files as listed, and a reorder under the session set it.
-    await em.execute(
+    const rows = await em.execute<Array<{ id: number }>>(
       `update cms_files set attachment_id = ?, updated_at = now()
-       where attachment_id is null and attachment_type = ? and field = ? and id in (${uploads.map(() => '?').join(', ')})`,
+       where attachment_id is null and attachment_type = ? and field = ? and id in (${uploads.map(() => '?').join(', ')})
+       returning id`,
       [parentId, controller.address, field.name, ...uploads],
     );
+    attached = rows.map((row) => Number(row.id));
   }
-  return outbox;
+  return { outbox, removed, attached };
 }
 
 /**

@@ -1,46 +1,23 @@
-import { open, readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import sharp from 'sharp';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { putBindings, removeBindings, SESSION_KEY, type BindingOwner } from '../../bindings/store.ts';
-import { NotFound, Validation } from '../../errors/index.ts';
+import { lockOwner, putBindings, removeBindings, SESSION_KEY, type BindingOwner } from '../../bindings/store.ts';
+import { isAdminError, NotFound, Validation } from '../../errors/index.ts';
 import { parseId, parseIdOrZero } from '../../http/params.ts';
 import type { AdminResponse, UploadedFile } from '../../http/types.ts';
 import { isPlainObject } from '../../validation/values.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { isDecodableImage, MAX_IMAGE_PIXELS, sanitizeFileName, sniffImage, withoutMetadata } from '../../storage/images.ts';
-import { newBlobKey, putFileInto } from '../../storage/storage.ts';
-import { formatBytes } from '../../fields/plugin/upload.ts';
+import { putFileInto } from '../../storage/storage.ts';
 import { scopeCondition } from '../list/conditions.ts';
-import { fileFieldNamed, type FileField } from './field.ts';
+import { fileFieldNamed, thumbSizes, type FileField } from './field.ts';
+import { prepareUpload, thumbnail } from './prepare.ts';
+import { makeRoomForPending } from './pending.ts';
 import { deleteFileRows, fileItem, isImageType, listFiles, thumbKeyOf, type FileRow } from './items.ts';
 
-/** The multipart field of an upload (docs/files.md, "Routes"). */
-export const FILE_UPLOAD_FIELD = 'file_data';
+export { FILE_UPLOAD_FIELD } from './prepare.ts';
 const SESSION_HEADER = 'X-Session-Key';
 const UPLOAD_HEADER = 'X-Upload-Id';
-
-/** Content types by extension for file-mode fields: the name decides the type served, never the client's claim. */
-const FILE_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  txt: 'text/plain; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  json: 'application/json',
-  zip: 'application/zip',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
 
 export interface FileParams {
   id?: string;
@@ -78,6 +55,8 @@ export async function openFiles(controller: ResolvedController, params: FilePara
   }
   const owner =
     key === undefined ? undefined : { sessionKey: key, adminId: ctx.principal.admin.id, controller: controller.address, parentId };
+  // A write locks the key before any file row, as the save does (docs/files.md, "Pending uploads").
+  if (owner && em.isInTransaction()) await lockOwner(em, owner);
   return { controller, file, parentId, ...(owner ? { owner } : {}) } satisfies FileTarget;
 }
 
@@ -93,111 +72,6 @@ export async function listFileItems(controller: ResolvedController, params: File
   const target = await openFiles(controller, params, ctx);
   const rows = await listOf(target, ctx.em());
   return rows.map((row) => fileItem(row, target.file, ctx.services.storage, row.pending));
-}
-
-export interface PreparedBlob {
-  key: string;
-  /** Written from memory (an image re-encoded without metadata) or streamed from the temporary file. */
-  data?: Buffer;
-  path?: string;
-  contentType: string;
-  size: number;
-  fileName: string;
-  thumb?: { key: string; data: Buffer };
-}
-
-/** What an upload brings: a temporary file (an HTTP upload) or bytes (plugin code, `attachFile`). */
-export interface FileSource {
-  originalName: string;
-  size: number;
-  path?: string;
-  data?: Buffer;
-}
-
-const bytesOf = (source: FileSource) => (source.data ? Promise.resolve(source.data) : readFile(source.path!));
-
-/**
- * The upload guard (docs/files.md, "Uploads"): a non-empty file within the field's size, named
- * with one of its types (case-insensitive); an image field takes only real images (the bytes
- * decide; within the pixel limit), stored re-encoded without metadata. `refuse` builds the 422.
- */
-export async function prepareBlob(
-  field: FileField,
-  source: FileSource,
-  refuse: (key: string, params?: Record<string, string | number>) => Error,
-): Promise<PreparedBlob> {
-  if (source.size === 0) throw refuse('upload.file_required', { field: FILE_UPLOAD_FIELD });
-  if (source.size > field.maxBytes) throw refuse('upload.too_large', { size: formatBytes(field.maxBytes) });
-  const extension = extname(source.originalName.trim()).slice(1).toLowerCase();
-  if (field.fileTypes && !field.fileTypes.includes(extension)) throw refuse('upload.extension', { extensions: field.fileTypes.join(', ') });
-  if (field.image) {
-    const data = await bytesOf(source);
-    const image = sniffImage(data);
-    if (!image || !(await isDecodableImage(data))) throw refuse('upload.not_image');
-    let clean: Buffer;
-    let thumb: Buffer;
-    try {
-      clean = await withoutMetadata(data, image);
-      thumb = await thumbnail(clean, field.thumb.width, field.thumb.height, field.thumb.mode);
-    } catch {
-      throw refuse('upload.not_image');
-    }
-    // Public and protected blobs under their own prefixes, so that a bucket policy can open one and not the other.
-    const key = newBlobKey(field.public ? 'files' : 'protected', image.extension);
-    return {
-      key,
-      data: clean,
-      contentType: image.contentType,
-      size: clean.length,
-      fileName: sanitizeFileName(source.originalName, `image.${image.extension}`),
-      ...(field.public ? { thumb: { key: thumbKeyOf(key, field.thumb.width, field.thumb.height, field.thumb.mode), data: thumb } } : {}),
-    };
-  }
-  const contentType = FILE_TYPES[extension] ?? 'application/octet-stream';
-  // A file that claims to be a PDF by its name must start like one.
-  if (extension === 'pdf') {
-    const head = source.data ? source.data.subarray(0, 5) : await readHead(source.path!, 5);
-    if (head.toString('latin1') !== '%PDF-') throw refuse('upload.not_type', { type: 'pdf' });
-  }
-  return {
-    key: newBlobKey(field.public ? 'files' : 'protected', /^[a-z0-9]{1,10}$/.test(extension) ? extension : 'bin'),
-    ...(source.data ? { data: source.data } : { path: source.path! }),
-    contentType,
-    size: source.size,
-    fileName: sanitizeFileName(source.originalName, `file.${extension || 'bin'}`),
-  };
-}
-
-/** The first bytes of a file, without reading the rest. */
-async function readHead(path: string, length: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** An HTTP upload: exactly one file in `file_data`, no other form field, then the guard. */
-async function prepareUpload(target: FileTarget, files: UploadedFile[], body: unknown, ctx: OperationContext): Promise<PreparedBlob> {
-  const refuse = (key: string, params: Record<string, string | number> = {}) =>
-    Validation({ [FILE_UPLOAD_FIELD]: [ctx.t(`backend::${key}`, params)] });
-  const extra = isPlainObject(body) ? Object.keys(body) : [];
-  if (extra.length) throw Validation(Object.fromEntries(extra.map((key) => [key, [ctx.t('backend::validation.unknown_key')]])));
-  const upload = files.length === 1 && files[0]!.field === FILE_UPLOAD_FIELD ? files[0]! : undefined;
-  if (!upload) throw refuse('upload.file_required', { field: FILE_UPLOAD_FIELD });
-  return prepareBlob(target.file, { originalName: upload.originalName, size: upload.size, path: upload.path }, refuse);
-}
-
-/** A thumbnail as WebP: `crop` covers the box, `fit` fits inside it (docs/files.md, "Thumbnails"). */
-export function thumbnail(data: Buffer, width: number, height: number, mode: 'crop' | 'fit'): Promise<Buffer> {
-  return sharp(data, { limitInputPixels: MAX_IMAGE_PIXELS })
-    .rotate()
-    .resize(width, height, { fit: mode === 'crop' ? 'cover' : 'inside', position: 'centre', withoutEnlargement: mode === 'fit' })
-    .webp({ quality: 82 })
-    .toBuffer();
 }
 
 /** Deletes rows of `cms_files` and schedules their blobs for deletion after commit; answers the outbox ids. */
@@ -261,6 +135,9 @@ export async function uploadFile(
     else await putFileInto(storage, prepared.key, prepared.path!, prepared.contentType);
     if (prepared.thumb) await storage.put(prepared.thumb.key, prepared.thumb.data, 'image/webp');
     const answer = await ctx.transaction(async (em) => {
+      // Each attempt starts afresh (a transient failure runs it again, docs/errors.md "Transient conflicts").
+      duplicate = false;
+      outbox = [];
       const target = await openFiles(controller, params, ctx, em);
       const field = target.file;
       const uploadKey =
@@ -280,8 +157,9 @@ export async function uploadFile(
         duplicate = true;
         return fileItem(earlier, field, storage, earlier.attachment_id === null);
       }
-      const current = await listOf(target, em, true);
-      if (!target.owner) {
+      let current = await listOf(target, em, true);
+      if (target.owner) ({ outbox, kept: current } = await makeRoomForPending(field, target.owner, current, prepared.size, em, ctx));
+      else {
         // Attached now: attachOne replaces its file, attachMany refuses one too many.
         if (field.maxFiles === 1)
           outbox = await dropFiles(
@@ -385,7 +263,9 @@ export async function captionFile(controller: ResolvedController, params: FilePa
       'update cms_files set title = coalesce(?, title), description = coalesce(?, description), updated_at = now() where id = ? returning *',
       [body.title ?? null, body.description ?? null, row.id],
     );
-    if (!target.owner)
+    // Every caption change of an attached file is recorded, under a session key too: it is written
+    // at once, not held for the save (docs/audit.md). A pending upload's caption is not (no record holds it yet).
+    if (!row.pending)
       await recordAudit(em, ctx, {
         action: 'file',
         target: controller.address,
@@ -510,6 +390,12 @@ export async function thumbFile(
   const height = size('height', target.file.thumb.height);
   const mode = query.mode === undefined ? target.file.thumb.mode : query.mode;
   if (mode !== 'crop' && mode !== 'fit') details.mode = [ctx.t('backend::validation.one_of', { values: 'crop, fit' })];
+  // Only the documented sizes: a GET must not make and keep a blob per size it names (docs/files.md, "Thumbnails").
+  const sizes = thumbSizes(target.file);
+  if (!details.width && !details.height && !sizes.some(([w, h]) => w === width && h === height)) {
+    const message = [ctx.t('backend::files.thumb_size', { sizes: sizes.map(([w, h]) => `${w}x${h}`).join(', ') })];
+    for (const key of ['width', 'height'] as const) if (query[key] !== undefined) details[key] = message;
+  }
   if (Object.keys(details).length) throw Validation(details);
   const row = await findFile(target, params, ctx.em());
   if (row.is_public || !isImageType(row.content_type)) throw NotFound();
@@ -519,7 +405,10 @@ export async function thumbFile(
   if (!data) {
     const original = await storage.get(row.disk_name);
     if (!original) throw NotFound();
-    data = await thumbnail(original, width, height, mode as 'crop' | 'fit');
+    // Pixel data sharp cannot decode (a protected upload is judged by its header only) has no thumbnail: 404.
+    data = await thumbnail(original, width, height, mode as 'crop' | 'fit').catch((error: unknown) => {
+      throw isAdminError(error) ? error : NotFound();
+    });
     // Recorded before the blob is written: a thumbnail is never left behind by its image's deletion.
     await ctx
       .em()

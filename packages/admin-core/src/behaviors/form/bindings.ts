@@ -7,6 +7,13 @@ import { applyRelationBindings } from '../relations/apply.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { applyFileBindings, checkFileRules } from '../files/apply.ts';
 import { fileFieldOf } from '../files/field.ts';
+import { deferredDetail } from '../relations/audit-detail.ts';
+
+const idsByKind = (rows: readonly BindingRow[]) => {
+  const byKind = new Map<string, number[]>();
+  for (const row of rows) byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), row.targetId]);
+  return byKind;
+};
 
 /**
  * The parent's save applies the admin's deferred bindings of its form session, in the save's
@@ -29,7 +36,21 @@ export async function applyBindings(
   for (const [name, fieldRows] of byField) {
     const field = controller.fields.get(name);
     if (field?.type.name === 'fileupload') {
-      outbox.push(...(await applyFileBindings(controller, fileFieldOf(field), Number(record.id), fieldRows, em, ctx)));
+      const applied = await applyFileBindings(controller, fileFieldOf(field), Number(record.id), fieldRows, em, ctx);
+      outbox.push(...applied.outbox);
+      // A `file` row per change the save made to the field, beside the save's own row (docs/audit.md).
+      for (const [detail, ids] of [
+        ['remove', applied.removed],
+        ['upload', applied.attached],
+      ] as const)
+        if (ids.length)
+          await recordAudit(em, ctx, {
+            action: 'file',
+            target: controller.address,
+            recordIds: [Number(record.id)],
+            detail,
+            fields: [name],
+          });
       continue;
     }
     const relation = field?.type.name === 'relation-manager' ? controller.relations.get(field.config.relation!) : undefined;
@@ -42,7 +63,8 @@ export async function applyBindings(
         action: 'relation',
         target: controller.address,
         recordIds: [writer.parentId],
-        detail: `${relation.name}:deferred`,
+        // The children of each operation by id (docs/relations.md, "Audit rows").
+        detail: deferredDetail(relation.name, idsByKind(fieldRows)),
       });
   }
   // Files: `required` and `maxFiles` hold for the result, whatever the session did (docs/files.md, "Saves").

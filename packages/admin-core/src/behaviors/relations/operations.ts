@@ -3,7 +3,15 @@ import { LockMode } from '@mikro-orm/core';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedRelation } from '../../controllers/resolve.ts';
 import type { RelationButton } from '../../controllers/types.ts';
-import { listBindings, putBindings, removeBindings, SESSION_KEY, type BindingOwner } from '../../bindings/store.ts';
+import {
+  countBindings,
+  listBindings,
+  lockOwner,
+  putBindings,
+  removeBindings,
+  SESSION_KEY,
+  type BindingOwner,
+} from '../../bindings/store.ts';
 import { NotFound, Validation } from '../../errors/index.ts';
 import { FieldError } from '../../fields/types.ts';
 import { MAX_ID, parseId, parseIdOrZero } from '../../http/params.ts';
@@ -17,6 +25,7 @@ import { scopeCondition } from '../list/conditions.ts';
 import { runList, type ListResult } from '../list/list.ts';
 import { parseListQuery } from '../list/query.ts';
 import { deleteRows, linkRows, relatedScopeSql, unlinkRows, writePivotValues, type RelationWriter } from './apply.ts';
+import { relationDetail } from './audit-detail.ts';
 import { ADDED, and, candidateSql, idsSql, memberSql, q, storedMemberSql } from './sql.ts';
 
 /**
@@ -68,6 +77,8 @@ export async function openRelation(
     key !== undefined && relation.deferrable
       ? { sessionKey: key, adminId: ctx.principal.admin.id, controller: controller.address, parentId }
       : undefined;
+  // A write locks the key before any child row, as the save does (docs/relations.md, "Transactions and locking").
+  if (owner && em.isInTransaction()) await lockOwner(em, owner);
   return { controller, relation, parentId, ...(owner ? { owner } : {}) };
 }
 
@@ -182,14 +193,15 @@ async function dropCreated(target: RelationTarget, ids: readonly number[], em: E
   await em.execute(`delete from ${q(target.relation.target.tableName)} where "id" in (${ids.map(() => '?').join(', ')})`, [...ids]);
 }
 
-const audit = (target: RelationTarget, ctx: OperationContext, em: EntityManager, detail: string) =>
+const audit = (target: RelationTarget, ctx: OperationContext, em: EntityManager, op: string, ids: readonly number[]) =>
   target.owner
     ? Promise.resolve()
     : recordAudit(em, ctx, {
         action: 'relation',
         target: target.controller.address,
         recordIds: [target.parentId],
-        detail: `${target.relation.name}:${detail}`,
+        // The children it concerned, by id (docs/relations.md, "Audit rows").
+        detail: relationDetail(target.relation.name, op, ids),
       });
 
 /** `POST {base}/link`: `{ids, pivot?}`; an ineligible row is a 422 on the relation-manager field, nothing linked. */
@@ -235,7 +247,7 @@ export async function linkRelation(controller: ResolvedController, params: Route
     const writer = writerOf(target, ctx, em);
     if ((await linkRows(writer, ids, em)) !== ids.length) throw ineligible(target, ctx);
     if (pivotValues) await writePivotValues(writer, [{ targetId: ids[0]!, values: pivotValues }], em);
-    await audit(target, ctx, em, 'link');
+    await audit(target, ctx, em, 'link', ids);
     return { linked: ids.length };
   });
 }
@@ -263,7 +275,7 @@ export async function unlinkRelation(controller: ResolvedController, params: Rou
       return { removed: ids.length };
     }
     if ((await unlinkRows(writerOf(target, ctx, em), ids, em)) !== ids.length) throw NotFound();
-    await audit(target, ctx, em, 'unlink');
+    await audit(target, ctx, em, 'unlink', ids);
     return { removed: ids.length };
   });
 }
@@ -290,7 +302,7 @@ export async function deleteChildren(controller: ResolvedController, params: Rou
     }
     const member = memberSql(target.relation, target.parentId, undefined);
     if ((await deleteRows(writerOf(target, ctx, em), ids, member, em)) !== ids.length) throw NotFound();
-    await audit(target, ctx, em, 'delete');
+    await audit(target, ctx, em, 'delete', ids);
     return { removed: ids.length };
   });
 }
@@ -352,6 +364,10 @@ export async function createChild(controller: ResolvedController, params: RouteP
       prepare: async (em) => {
         target = await openRelation(controller, params, ctx, em);
         mustAllow(target, 'create');
+        // Deferred creations are bounded per key (docs/relations.md, "Limits"), counted under its lock.
+        const max = ctx.services.config.formSessionMaxCreated;
+        if (target.owner && (await countBindings(em, target.owner, 'create')) >= max)
+          throw Validation({ [relation.field]: [ctx.t('backend::relation.too_many_created', { max })] });
       },
       // A hasMany child is inserted with its key (a deferred one with none, until the parent's save).
       ...(relation.foreignKey && !deferred ? { set: { [relation.foreignKey.property]: parentId } } : {}),
@@ -362,7 +378,7 @@ export async function createChild(controller: ResolvedController, params: RouteP
         const id = Number(record.id);
         if (target!.owner) return putBindings(em, target!.owner, relation.field, [{ targetId: id, kind: 'create' }]);
         if (relation.pivot && (await linkRows(writerOf(target!, ctx, em), [id], em)) !== 1) throw ineligible(target!, ctx);
-        await audit(target!, ctx, em, 'create');
+        await audit(target!, ctx, em, 'create', [id]);
       },
     },
     ctx,
@@ -396,7 +412,10 @@ export async function updateChild(controller: ResolvedController, params: RouteP
       body,
       ...(params.childSessionKey !== undefined ? { sessionKey: params.childSessionKey } : {}),
       // On the parent, like every relation change; none before the parent's first save.
-      audit: parentId === 0 ? false : { target: controller.address, recordIds: [parentId], detail: `${relation.name}:update` },
+      audit:
+        parentId === 0
+          ? false
+          : { target: controller.address, recordIds: [parentId], detail: relationDetail(relation.name, 'update', [id]) },
       prepare: async (em) => {
         const target = await openRelation(controller, params, ctx, em);
         mustAllow(target, 'update');
@@ -452,7 +471,7 @@ export async function updatePivot(controller: ResolvedController, params: RouteP
       await putBindings(em, target.owner, target.relation.field, [{ targetId: id, kind, payload: { ...binding?.payload, ...values } }]);
     } else {
       await writePivotValues(writerOf(target, ctx, em), [{ targetId: id, values }], em);
-      await audit(target, ctx, em, 'pivot');
+      await audit(target, ctx, em, 'pivot', [id]);
     }
     return { data: await pivotValues(target, id, em, ctx) };
   });

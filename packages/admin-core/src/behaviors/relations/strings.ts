@@ -33,6 +33,7 @@ export const relationStrings: StringTable = {
     'relation.too_many_ids': 'Send at most {max} ids at once.',
     'relation.pivot_one': 'Pivot values apply to exactly one id.',
     'relation.session_key': 'A session key is 1 to 128 letters, digits, ".", "-" or "_".',
+    'relation.too_many_created': 'At most {max} records may be created before the form is saved. Save the form, then create more.',
   },
   de: {
     'relation.candidateSearch': 'Zu verknüpfende Datensätze suchen…',
@@ -68,5 +69,7 @@ export const relationStrings: StringTable = {
     'relation.too_many_ids': 'Sende höchstens {max} IDs auf einmal.',
     'relation.pivot_one': 'Werte der Verknüpfung gelten für genau eine ID.',
     'relation.session_key': 'Ein Sitzungsschlüssel besteht aus 1 bis 128 Buchstaben, Ziffern, ".", "-" oder "_".',
+    'relation.too_many_created':
+      'Vor dem Speichern des Formulars dürfen höchstens {max} Datensätze angelegt werden. Speichern Sie das Formular und legen Sie dann weitere an.',
   },
 };

@@ -72,6 +72,8 @@ async function uploadToField(
   const recorded = recordingStorage(ctx.services.storage);
   const result = await ctx
     .transaction(async (em) => {
+      // A transient failure runs this again (docs/errors.md, "Transient conflicts"): blobs of the failed attempt go first.
+      if (recorded.written.length) await ctx.services.blobs.discard(recorded.written.splice(0));
       const record = await loadRecord(controller, id, ctx.scope(em), { lock: true });
       let answer: unknown;
       try {
