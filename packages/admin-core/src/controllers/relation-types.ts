@@ -39,6 +39,12 @@ export interface ResolvedRelation {
   target: EntityMetadata;
   /** The related controller's list scope (`controller`), when named. */
   scope?: Scope;
+  /**
+   * The permissions of the related controllers (docs/relations.md, "Permissions"): the one named
+   * by `controller`, else every controller over the related entity. An admin needs all of one of
+   * them for the relation's routes; empty when no controller manages the entity.
+   */
+  related: ReadonlyArray<readonly string[]>;
   /** hasMany only. */
   foreignKey?: ForeignKey;
   /** belongsToMany only. */

@@ -146,6 +146,10 @@ function resolveRelation(
       );
     scope = related.config.scopes?.list;
   }
+  // Whose permissions the relation's routes require besides the parent's (docs/relations.md, "Permissions").
+  const relatedControllers = [...controllers.values()].filter((other) =>
+    config.controller !== undefined ? other.address === config.controller : other.meta.class === target.class,
+  );
   // The server sets a hasMany child's key: a child form that edits it could move the child to any parent.
   if (foreignKey) {
     for (const form of ['manageForm', 'viewForm'] as const) {
@@ -213,6 +217,7 @@ function resolveRelation(
     config,
     target,
     ...(scope ? { scope } : {}),
+    related: relatedControllers.map((other) => other.permissions),
     ...(foreignKey ? { foreignKey } : {}),
     ...(pivot ? { pivot } : {}),
     view: viewController,

@@ -124,7 +124,10 @@ export function controllerRoutes(controller: ResolvedController): RouteDefinitio
         const digest = takeDigest(record);
         const { data, meta } = await encodeRecord(controller, record, ctx);
         const actions = recordActionsFor(controller, record, ctx);
-        return envelope({ data, meta: { ...meta, ...(actions ? { actions } : {}), etag: entityTag(controller, digest, data) } });
+        return envelope({
+          data,
+          meta: { ...meta, ...(actions ? { actions } : {}), etag: entityTag(controller, digest, data, ctx.services.config.secret) },
+        });
       },
     }),
     route({

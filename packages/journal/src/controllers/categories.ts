@@ -1,20 +1,7 @@
-import { defineController, Validation, type ScopeContext } from '@cms/admin-core';
+import { defineController } from '@cms/admin-core';
 import { Category } from '../entities/index.ts';
 
 const s = (key: string) => `cms.journal::${key}`;
-
-/** Whether `id` is `parentId` or one of its ancestors: such a parent would close a cycle. */
-async function closesCycle(em: ScopeContext['em'], id: number, parentId: number): Promise<boolean> {
-  // `em.execute` runs in the save's transaction (a second connection could wait on it forever).
-  const rows = await em.execute<Array<{ id: number }>>(
-    `with recursive up (id, parent_id, depth) as (
-       select id, parent_id, 0 from journal_categories where id = ?
-       union all select c.id, c.parent_id, up.depth + 1 from journal_categories c join up on c.id = up.parent_id where up.depth < 1000
-     ) select id from up where id = ? limit 1`,
-    [parentId, id],
-  );
-  return rows.length > 0;
-}
 
 /** `cms/journal/categories`: a tree of categories, reordered by drag and drop (docs/reorder.md). */
 export const categoriesController = defineController({
@@ -39,13 +26,7 @@ export const categoriesController = defineController({
       parent: { type: 'relation', label: s('categories.fields.parent'), nameFrom: 'name', emptyOption: s('categories.no_parent') },
     },
   },
-  // A tree on `parent_id`, at most three levels deep; the list's default sort shows the order.
+  // A tree on `parent_id`, at most three levels deep; the list's default sort shows the order. The form's
+  // `parent` keeps the same tree: no cycle, no fourth level (docs/reorder.md, "Saves through the form").
   reorder: { title: s('categories.reorder'), parentColumn: 'parent_id', sortColumn: 'sort_order', maxDepth: 3 },
-  hooks: {
-    // A category may not become its own parent, nor its descendant's child: the tree stays a tree.
-    async beforeSave(record, { mode, values, em }) {
-      if (mode !== 'update' || typeof values.parent !== 'number') return;
-      if (await closesCycle(em, record.id, values.parent)) throw Validation({ parent: ['backend::validation.invalid'] });
-    },
-  },
 });

@@ -1,7 +1,8 @@
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
 import type { AuthedRequest, ControllerRoute, RouteDefinition } from '../../http/types.ts';
-import { DEFAULT_MAX_BYTES, fileFields } from './field.ts';
+import { DEFAULT_MAX_BYTES, fileFieldNamed, fileFields } from './field.ts';
+import { checkFieldAccess, guardedRoute } from '../form/field-access.ts';
 import {
   captionFile,
   downloadFile,
@@ -24,13 +25,17 @@ const paramsOf = (req: AuthedRequest): FileParams => ({
 
 /**
  * The file routes of a controller with fileupload fields (docs/files.md, "Routes"), gated by the
- * controller's permissions. `{id}` may be 0 with `X-Session-Key`. The multipart body is cut at
- * the largest `maxFilesize` of the controller's fields while it streams; each field's own limit
- * is checked after.
+ * controller's permissions and by the field's `context` and `readOnly`. `{id}` may be 0 with
+ * `X-Session-Key`. The multipart body is cut at the largest `maxFilesize` of the controller's
+ * fields while it streams; each field's own limit is checked after.
  */
-export function fileRoutes(controller: ResolvedController, route: ControllerRoute): RouteDefinition[] {
+export function fileRoutes(controller: ResolvedController, controllerRoute: ControllerRoute): RouteDefinition[] {
   const fields = fileFields(controller);
   if (fields.length === 0) return [];
+  // The field's `context` and `readOnly` hold on its routes as in its form: 403 naming it (docs/files.md, "Routes").
+  const route = guardedRoute(controllerRoute, (req, access, ctx) =>
+    checkFieldAccess(fileFieldNamed(controller, req.params.field).field, req.params.id, access, ctx),
+  );
   const base = `/${controller.address}/:id/files/:field`;
   const maxBytes = Math.max(...fields.map((field) => field.maxBytes), 1) || DEFAULT_MAX_BYTES;
   const routes: RouteDefinition[] = [

@@ -15,6 +15,7 @@ import { changedFields, storedFieldValues } from '../../audit/changes.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { checkVersion, withVersion, type VersionCondition } from './version.ts';
 import { applyBindings } from './bindings.ts';
+import { treeParentRefusal } from './tree.ts';
 import { flushAfterCommit } from '../files/operations.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import type { SaveContext, ScopeContext } from '../../controllers/types.ts';
@@ -268,12 +269,13 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
   const mode = id === undefined ? 'create' : 'update';
   const body = input.body === undefined ? {} : input.body;
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
-  const refusals = new Refusals();
-  checkKeys(controller, mode, body, ctx, refusals);
   // Blobs of files the save removed, deleted once it has committed (docs/files.md, "Saves").
   let outbox: number[] = [];
   try {
     const answer = await ctx.transaction(async (em) => {
+      // Per attempt: a transient failure runs the whole callback again (docs/errors.md, "Transient conflicts").
+      const refusals = new Refusals();
+      checkKeys(controller, mode, body, ctx, refusals);
       const scopeCtx = ctx.scope(em);
       await input.prepare?.(em);
       const record = id === undefined ? undefined : await loadRecord(controller, id, scopeCtx, { lock: true });
@@ -283,6 +285,12 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       // 403 refusals win, before any hook runs or anything is written.
       if (refusals.forbidden) throw refusals.error();
       await checkRules(controller, decoded, record, ctx, refusals);
+      // A tree reorder's parent: no cycle, no deeper than `maxDepth` (docs/reorder.md, "Saves through the form").
+      const tree = await treeParentRefusal(controller, decoded.values, record, em, ctx);
+      if (tree) {
+        refusals.add(tree.field.name, tree.message);
+        decoded.values.delete(tree.field);
+      }
       const data = { ...toEntityData(decoded.values), ...input.set };
       let target: Record<string, unknown>;
       const previous = record ? storedScalars(controller, record) : undefined;
@@ -318,7 +326,7 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
         await recordAudit(em, ctx, { action: mode, target: controller.address, recordIds: [Number(target.id)], fields });
       // The new version is of what commits: anything `afterSave` changed is flushed first.
       await em.flush();
-      return withVersion(controller, answer, em);
+      return withVersion(controller, answer, em, ctx.services.config.secret);
     });
     await flushAfterCommit(ctx, outbox);
     return answer;

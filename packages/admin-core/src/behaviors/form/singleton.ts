@@ -33,6 +33,11 @@ export async function openSingleton(controller: ResolvedController, ctx: Operati
       if (scope && !(await em.findOne(controller.meta.class, { $and: [{ id: (record as { id: number }).id }, scope] } as never)))
         throw NotFound();
     }
-    return withVersion(controller, await encodeRecord(controller, record as Record<string, unknown>, ctx, em), em);
+    return withVersion(
+      controller,
+      await encodeRecord(controller, record as Record<string, unknown>, ctx, em),
+      em,
+      ctx.services.config.secret,
+    );
   });
 }

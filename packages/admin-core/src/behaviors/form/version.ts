@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
@@ -9,10 +9,23 @@ import { encodeRecord, ROW_DIGEST_KEY, ROW_DIGEST_SQL, type RecordAnswer } from 
 /*
  * Record versions (docs/controllers.md, "Versions and If-Match"). A version is computed from what
  * is stored, so it works for every controller without a column or a migration, and it changes
- * with every write, whoever makes it: the SHA-256 of the row as PostgreSQL writes it
- * (`row(e.*)::text`, every column) and of the ids of the controller's belongsToMany fields in
- * pivot order. It is answered as a strong entity tag, `ETag` and `meta.etag`.
+ * with every write, whoever makes it: an HMAC-SHA-256, keyed by a key derived from the app's
+ * `secret`, of the row's SHA-256 as PostgreSQL writes it (`row(e.*)::text`, every column) and of
+ * the ids of the controller's belongsToMany fields in pivot order. Keyed, so that a tag is no
+ * offline oracle for hidden columns: without the secret nobody can compute the tag of a guessed
+ * row. It is answered as a strong entity tag, `ETag` and `meta.etag`.
  */
+
+/** The version key derived from the app's secret, once per secret. */
+const keys = new Map<string, Buffer>();
+function versionKey(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, 'cms.backend/versions', 'cms record versions v1', 32));
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 /** What `If-Match` asks: any current record (`*`), or one of these strong tags (weak ones never match). */
 export type VersionCondition = { any: true } | { tags: readonly string[] };
@@ -20,9 +33,9 @@ export type VersionCondition = { any: true } | { tags: readonly string[] };
 const manyFields = (controller: ResolvedController): ResolvedField[] =>
   [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && field.property?.kind === 'm:n');
 
-/** The entity tag of a record from its row digest and its answer's `data` (belongsToMany ids). */
-export function entityTag(controller: ResolvedController, rowDigest: string, data: Record<string, unknown>): string {
-  const hash = createHash('sha256').update(rowDigest);
+/** The entity tag of a record from its row digest and its answer's `data` (belongsToMany ids), keyed by the app's `secret`. */
+export function entityTag(controller: ResolvedController, rowDigest: string, data: Record<string, unknown>, secret: string): string {
+  const hash = createHmac('sha256', versionKey(secret)).update(rowDigest);
   for (const field of manyFields(controller)) hash.update(`\n${field.name}=${JSON.stringify(data[field.name] ?? [])}`);
   return `"${hash.digest('base64url').slice(0, 27)}"`;
 }
@@ -44,19 +57,24 @@ async function rowDigest(controller: ResolvedController, id: number, em: EntityM
 }
 
 /** The current tag of a stored record, read in the caller's transaction (the save holds its row lock). */
-async function storedTag(controller: ResolvedController, id: number, em: EntityManager): Promise<string> {
+async function storedTag(controller: ResolvedController, id: number, em: EntityManager, secret: string): Promise<string> {
   const data: Record<string, unknown> = {};
   for (const field of manyFields(controller)) {
     const options = await belongsToManyOptions(em, field.property!, [id], field.relation!.labelProperty!);
     data[field.name] = (options.get(id) ?? []).map((option) => option.value);
   }
-  return entityTag(controller, await rowDigest(controller, id, em), data);
+  return entityTag(controller, await rowDigest(controller, id, em), data, secret);
 }
 
 /** Adds the tag of a record just written (or read) in this transaction to its answer. */
-export async function withVersion(controller: ResolvedController, answer: RecordAnswer, em: EntityManager): Promise<RecordAnswer> {
+export async function withVersion(
+  controller: ResolvedController,
+  answer: RecordAnswer,
+  em: EntityManager,
+  secret: string,
+): Promise<RecordAnswer> {
   const id = Number(answer.data.id);
-  answer.meta.etag = entityTag(controller, await rowDigest(controller, id, em), answer.data);
+  answer.meta.etag = entityTag(controller, await rowDigest(controller, id, em), answer.data, secret);
   return answer;
 }
 
@@ -99,7 +117,7 @@ export async function checkVersion(
 ): Promise<void> {
   // `*` matches any current record: it was found in the form scope, else the save is a 404.
   if (condition === undefined || 'any' in condition) return;
-  const tag = await storedTag(controller, Number(record.id), em);
+  const tag = await storedTag(controller, Number(record.id), em, ctx.services.config.secret);
   if (condition.tags.includes(tag)) return;
   const current = await encodeRecord(controller, record, ctx, em);
   throw new AdminError('version_mismatch', {

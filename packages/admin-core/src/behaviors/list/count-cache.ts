@@ -88,6 +88,11 @@ export class CountCache extends NotifiedCache<{ table: string; total: number }> 
     this.store(key.key, { table: key.table, total }, this.maxAgeMs, epoch, performance.now());
   }
 
+  /** Drops a total its list found stale (its page disagreed with it): the next list counts. */
+  forget(key: CountKey): void {
+    this.evictKey(key.key);
+  }
+
   /** Applies one `cms_rows` notification: the name of the table written to. */
   invalidate(payload: string): void {
     this.evictWhere((entry) => entry.table === payload);

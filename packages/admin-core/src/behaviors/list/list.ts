@@ -27,6 +27,9 @@ export function encodeScalar(value: unknown, columnType: string | undefined): un
   return value;
 }
 
+/** How many rows the page of `query` holds when `total` rows match. */
+const pageRowsOf = (total: number, query: ListQuery) => Math.max(0, Math.min(query.perPage, total - (query.page - 1) * query.perPage));
+
 /**
  * The list operation (`GET /{ctl}`, docs/controllers.md, "The list route"): one statement for the
  * page with its total and the labels of every relation column, and a second one only for an
@@ -45,7 +48,7 @@ export async function runList(
   // A filtered list on its own table may take its exact total from the count cache
   // (docs/performance.md, "The count cache"); inside a transaction it may see its own uncommitted writes.
   const cacheKey = where.sql && where.ownTable && !em.isInTransaction() ? counts.keyOf(controller.meta.tableName, where) : undefined;
-  const cachedTotal = cacheKey ? await counts.get(cacheKey) : undefined;
+  let cachedTotal = cacheKey ? await counts.get(cacheKey) : undefined;
   const meta = (total: number, estimated = false): ListResult['meta'] => ({
     last_page: Math.max(1, Math.ceil(total / query.perPage)),
     page: query.page,
@@ -55,8 +58,17 @@ export async function runList(
   });
   // Nothing matches: no statement at all.
   if (cachedTotal === 0) return { data: [], meta: meta(0) };
-  const epoch = counts.epoch;
-  const { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db, cachedTotal);
+  let epoch = counts.epoch;
+  let { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db, cachedTotal);
+  // The cached total and the rows come from two statements: a write committed between them shows
+  // as a page that disagrees with the total (docs/performance.md, "The count cache"). Then the
+  // stale total is dropped and the page read again with its total, in one statement.
+  if (cachedTotal !== undefined && rows.length !== pageRowsOf(cachedTotal, query)) {
+    counts.forget(cacheKey!);
+    cachedTotal = undefined;
+    epoch = counts.epoch;
+    ({ rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db));
+  }
   // An empty first page means no row matches; only an empty later page needs its own count.
   const { total, estimated } =
     cachedTotal !== undefined

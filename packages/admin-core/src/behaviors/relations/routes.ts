@@ -19,6 +19,8 @@ import {
   type RouteParams,
 } from './operations.ts';
 import { relationSchema } from './schema.ts';
+import { checkRelationRoute } from './access.ts';
+import { guardedRoute } from '../form/field-access.ts';
 import { fileFields } from '../files/field.ts';
 import { FILE_UPLOAD_FIELD } from '../files/operations.ts';
 
@@ -32,10 +34,13 @@ const paramsOf = (req: AuthedRequest): RouteParams => ({
 
 /**
  * The relation routes of a controller with relations (docs/relations.md, "Routes"), gated by the
- * controller's permissions like its other routes. `{id}` may be 0 with `X-Session-Key`.
+ * controller's permissions like its other routes, then by `checkRelationRoute`. `{id}` may be 0
+ * with `X-Session-Key`.
  */
-export function relationRoutes(controller: ResolvedController, route: ControllerRoute): RouteDefinition[] {
+export function relationRoutes(controller: ResolvedController, controllerRoute: ControllerRoute): RouteDefinition[] {
   if (controller.relations.size === 0) return [];
+  // The related controllers' permissions and the field's `context` and `readOnly` (docs/relations.md, "Permissions").
+  const route = guardedRoute(controllerRoute, (req, access, ctx) => checkRelationRoute(controller, req, access, ctx));
   const base = `/${controller.address}/:id/relations/:name`;
   const writes = controller.config.readOnly !== true;
   const routes: RouteDefinition[] = [
