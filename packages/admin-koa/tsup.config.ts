@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node22',
+  // Class names as written: errors print `ConfigError`, not esbuild's renamed `_ConfigError`.
+  keepNames: true,
 });

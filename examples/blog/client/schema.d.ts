@@ -2211,7 +2211,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image for a post
-         * @description One image in `file` (at most 10240 KB; JPEG, PNG, GIF or WebP, re-encoded without metadata) and an optional `folder` below `journal/`. A taken name gets a numbered suffix. Every refusal is a 422 keyed by field; nothing is stored. Needs the permissions `cms.journal.access_posts`.
+         * @description One image in `file` (at most 10240 KB; JPEG, PNG, GIF or WebP, its extension naming the type of its bytes) and an optional `folder` below `journal/`. The image is stored as uploaded, its metadata removed losslessly, under its uploaded name (the extension’s case kept). A taken name gets a numbered suffix. Every refusal is a 422 keyed by field; nothing is stored. 429 when too much image work waits. Needs the permissions `cms.journal.access_posts`.
          */
         post: operations["post.journal.api.v1.media.upload"];
         delete?: never;
@@ -2229,7 +2229,7 @@ export interface paths {
         };
         /**
          * The RSS 2.0 feed of published posts
-         * @description Anonymous. The newest published posts, the channel from the journal settings. `If-None-Match` (or `If-Modified-Since`) answers 304 when the feed did not change.
+         * @description Anonymous. The newest published posts, the channel from the journal settings. `If-None-Match` (or `If-Modified-Since`) answers 304 when the feed did not change. Without a configured site address the links come from the request (`Host`; `X-Forwarded-Host` and `X-Forwarded-Proto` only behind a trusted proxy): the answer is then private to the client and names those headers in `Vary`.
          */
         get: operations["get.journal.rss.xml"];
         put?: never;
@@ -2772,7 +2772,7 @@ export interface components {
          * @description Every code of the core’s table (errors/codes.ts).
          * @enum {string}
          */
-        ErrorCode: "unauthenticated" | "login_failed" | "forbidden" | "xhr_required" | "interactive_only" | "not_found" | "action_not_applicable" | "bulk_partly_scoped" | "reorder_stale" | "version_mismatch" | "validation_failed" | "taglist.invalid" | "money.invalid" | "money.too_precise" | "money.too_large" | "money.too_small" | "reorder.flat_parent" | "too_many_requests" | "internal_error";
+        ErrorCode: "unauthenticated" | "login_failed" | "forbidden" | "xhr_required" | "interactive_only" | "not_found" | "action_not_applicable" | "bulk_partly_scoped" | "reorder_stale" | "transient_conflict" | "version_mismatch" | "validation_failed" | "taglist.invalid" | "money.invalid" | "money.too_precise" | "money.too_large" | "money.too_small" | "reorder.flat_parent" | "too_many_requests" | "internal_error";
         ErrorDetails: {
             [key: string]: string[];
         };
@@ -2815,7 +2815,7 @@ export interface components {
         Error409: {
             error: {
                 /** @enum {string} */
-                code: "action_not_applicable" | "bulk_partly_scoped" | "reorder_stale";
+                code: "action_not_applicable" | "bulk_partly_scoped" | "reorder_stale" | "transient_conflict";
                 /** @description Localized; a 500 names only the request id. */
                 message: string;
                 /** @description Field (or parameter, header, `body`) to its messages. */
@@ -3456,7 +3456,7 @@ export interface components {
                 "application/json": components["schemas"]["Error404"];
             };
         };
-        /** @description Conflict. */
+        /** @description Conflict; on any write also `transient_conflict` (another change got in the way, nothing was written): try again. */
         Error409: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -3476,7 +3476,7 @@ export interface components {
                 "application/json": components["schemas"]["Error422"];
             };
         };
-        /** @description Too many attempts; `Retry-After` says when to try again. */
+        /** @description Too many attempts, or too much image work waiting (uploads, thumbnails); `Retry-After` says when to try again. */
         Error429: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -3545,6 +3545,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
@@ -3575,6 +3576,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3604,6 +3606,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3695,6 +3698,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3731,6 +3735,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3796,6 +3801,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3839,6 +3845,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
@@ -3879,7 +3886,9 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -3907,6 +3916,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -4033,6 +4043,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -4150,6 +4161,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -4382,6 +4394,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -4484,6 +4497,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             /** @description The record changed since the `If-Match` version: the current record beside the error. */
             412: {
                 headers: {
@@ -4527,6 +4541,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -4755,6 +4770,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -4857,6 +4873,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             /** @description The record changed since the `If-Match` version: the current record beside the error. */
             412: {
                 headers: {
@@ -4900,6 +4917,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5369,6 +5387,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5471,6 +5490,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             /** @description The record changed since the `If-Match` version: the current record beside the error. */
             412: {
                 headers: {
@@ -5514,6 +5534,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5859,6 +5880,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5943,6 +5965,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5984,6 +6007,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6025,6 +6049,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6066,6 +6091,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6106,6 +6132,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6177,7 +6204,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The stored file. */
+            /** @description The stored file: as uploaded, an image without its metadata unless the field keeps it. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6193,7 +6220,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6236,9 +6265,9 @@ export interface operations {
     "cms.journal.posts.thumbFile": {
         parameters: {
             query?: {
-                /** @description Pixels, 1 to 1600. */
+                /** @description Pixels. Only these sizes (width × height): the field’s `imageWidth` × `imageHeight` (the default), its double, 100 × 100 and 200 × 200; any other is a 422 on `width`/`height`. */
                 width?: string;
-                /** @description Pixels, 1 to 1600. */
+                /** @description Pixels; see `width` for the sizes made. */
                 height?: string;
                 /** @description How the image is fitted. */
                 mode?: "crop" | "fit";
@@ -6259,7 +6288,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A WebP thumbnail. */
+            /** @description A WebP thumbnail of the first frame, without metadata. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6273,6 +6302,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -6313,6 +6343,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6356,6 +6387,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6395,6 +6427,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6591,6 +6624,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -6693,6 +6727,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             /** @description The record changed since the `If-Match` version: the current record beside the error. */
             412: {
                 headers: {
@@ -6736,6 +6771,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7032,6 +7068,7 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7134,6 +7171,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             /** @description The record changed since the `If-Match` version: the current record beside the error. */
             412: {
                 headers: {
@@ -7177,6 +7215,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7296,7 +7335,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -7496,6 +7537,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7584,6 +7626,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7625,6 +7668,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7666,6 +7710,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7707,6 +7752,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7747,6 +7793,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7818,7 +7865,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The stored file. */
+            /** @description The stored file: as uploaded, an image without its metadata unless the field keeps it. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7834,7 +7881,9 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -7877,9 +7926,9 @@ export interface operations {
     "acme.catalog.products.thumbFile": {
         parameters: {
             query?: {
-                /** @description Pixels, 1 to 1600. */
+                /** @description Pixels. Only these sizes (width × height): the field’s `imageWidth` × `imageHeight` (the default), its double, 100 × 100 and 200 × 200; any other is a 422 on `width`/`height`. */
                 width?: string;
-                /** @description Pixels, 1 to 1600. */
+                /** @description Pixels; see `width` for the sizes made. */
                 height?: string;
                 /** @description How the image is fitted. */
                 mode?: "crop" | "fit";
@@ -7900,7 +7949,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A WebP thumbnail. */
+            /** @description A WebP thumbnail of the first frame, without metadata. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7914,6 +7963,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -7954,6 +8004,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7997,6 +8048,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -8036,6 +8088,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -8324,6 +8377,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             /** @description The record changed since the `If-Match` version: the current record beside the error. */
             412: {
                 headers: {
@@ -8414,7 +8468,9 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
@@ -8436,6 +8492,8 @@ export interface operations {
                     ETag?: string;
                     "Last-Modified"?: string;
                     "Cache-Control"?: string;
+                    /** @description The request headers the links were read from, when no site address is configured. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {

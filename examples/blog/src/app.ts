@@ -8,8 +8,8 @@ import type { DatabaseConfig, Logger } from '@cms/admin-core';
 import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
 import { demoLine, seedDemoData } from './demo.ts';
 import { dataPaths, EnvError, readSettings, type AppSettings, type Env } from './env.ts';
-import { plugins } from './plugins/index.ts';
-import { seedSuperuser, type SeedResult } from './seed.ts';
+import { pluginsFor } from './plugins/index.ts';
+import { seedResult, superuserBootstrap, type SeedResult } from './seed.ts';
 import { HTTP_TIMEOUTS, listen, logAppErrors, type HostServer, type HttpTimeouts } from './server.ts';
 
 export interface StartOptions {
@@ -55,11 +55,13 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     if (settings.databaseUrl) {
       database = { url: settings.databaseUrl };
     } else {
-      await mkdir(paths.pglite, { recursive: true });
+      // The core creates the data directory with its parents (docs/host-guide.md, "Configuration reference").
       database = { embedded: { dataDir: paths.pglite } };
     }
   }
-  // createAdmin runs the core's and every plugin's pending migrations before it answers.
+  const bootstrap = superuserBootstrap(settings.admin);
+  // createAdmin runs the core's and every plugin's pending migrations before it answers, then
+  // creates the superuser while the database has no admin (docs/host-guide.md, "The first superuser").
   const admin = await createAdmin({
     backend: { uri: '/backend', cookie_secure: settings.production },
     production: settings.production,
@@ -67,8 +69,9 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     secret,
     locales: ['en', 'de'],
     fallbackLocale: 'en',
-    plugins,
+    plugins: pluginsFor({ typesenseUrlFromHost: settings.typesenseUrl !== undefined }),
     storage: { root: paths.storage },
+    bootstrap: { superuser: bootstrap.superuser },
     // The core never reads the environment: the host hands the journal's search key over.
     settings: { env: { journal: { typesense_api_key: settings.typesenseApiKey, typesense_url: settings.typesenseUrl } } },
     ...(options.logger ? { logger: options.logger } : {}),
@@ -76,7 +79,7 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     ...(options.countCacheSeconds !== undefined ? { countCacheSeconds: options.countCacheSeconds } : {}),
   });
   try {
-    const seed = await seedSuperuser(admin.core, settings.admin);
+    const seed = await seedResult(admin.core, bootstrap);
     // After the superuser: the demo posts get the first live superuser as their author.
     if (settings.demoData) log(demoLine(await seedDemoData(admin.core)));
     const running = await listen(hostApp(admin, settings), settings.port, settings.host, { ...HTTP_TIMEOUTS, ...options.http });

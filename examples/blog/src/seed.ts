@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '@cms/admin-core';
+import type { SuperuserInput } from '@cms/admin-core';
 import type { AdminCore } from '@cms/admin-core/adapter';
 
 export interface SeedResult {
@@ -14,31 +14,29 @@ export interface SeedResult {
 type Row = Record<string, unknown>;
 
 /**
- * Seeds a superuser when `cms_admins` is empty (soft-deleted rows count: a database that ever had
- * admins is never re-seeded). Without a password one is generated and answered once.
+ * The admin's `bootstrap.superuser` from `ADMIN_LOGIN`, `ADMIN_EMAIL` and `ADMIN_PASSWORD`
+ * (docs/host-guide.md, "The first superuser"): the core creates it only while `cms_admins` has no
+ * row at all. Without a password one is generated now; it is shown only if this start used it.
  */
-export async function seedSuperuser(
-  core: AdminCore,
-  wanted: { login: string; email: string; password: string | undefined },
-): Promise<SeedResult> {
-  const em = core.db.orm.em.fork();
-  const existing = await em.execute<Row[]>('select exists (select 1 from cms_admins) as present');
-  if (existing[0]?.present !== true) {
-    const password = wanted.password ?? randomBytes(18).toString('base64url');
-    const hash = await hashPassword(password);
-    // `where not exists` + `on conflict do nothing`: two instances starting at once seed one admin.
-    const rows = await em.execute<Row[]>(
-      `insert into cms_admins (login, email, first_name, last_name, password_hash, is_superuser)
-       select ?, ?, ?, ?, ?, true where not exists (select 1 from cms_admins)
-       on conflict do nothing returning id`,
-      [wanted.login, wanted.email, 'Admin', '', hash],
-    );
-    if (rows.length > 0) {
-      return { created: true, login: wanted.login, ...(wanted.password === undefined ? { generatedPassword: password } : {}) };
-    }
+export function superuserBootstrap(wanted: { login: string; email: string; password: string | undefined }): {
+  superuser: SuperuserInput;
+  generated: boolean;
+} {
+  const password = wanted.password ?? randomBytes(18).toString('base64url');
+  return {
+    superuser: { login: wanted.login, email: wanted.email, password, first_name: 'Admin' },
+    generated: wanted.password === undefined,
+  };
+}
+
+/** What the ready line says about the superuser: the bootstrapped one, or the first live superuser's login. */
+export async function seedResult(core: AdminCore, bootstrap: ReturnType<typeof superuserBootstrap>): Promise<SeedResult> {
+  const outcome = core.bootstrapped;
+  if (outcome?.created) {
+    return { created: true, login: outcome.login, ...(bootstrap.generated ? { generatedPassword: bootstrap.superuser.password } : {}) };
   }
-  const first = await em.execute<Row[]>(
-    'select login from cms_admins where is_superuser and deleted_at is null and suspended_at is null order by id limit 1',
-  );
+  const first = await core
+    .em()
+    .execute<Row[]>('select login from cms_admins where is_superuser and deleted_at is null and suspended_at is null order by id limit 1');
   return { created: false, login: first[0] ? String(first[0].login) : undefined };
 }

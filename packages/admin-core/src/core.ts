@@ -2,11 +2,14 @@ import { AuthService } from './auth/service.ts';
 import { CountCache } from './behaviors/list/count-cache.ts';
 import { THROTTLE_SWEEP_INTERVAL_MS } from './auth/throttle.ts';
 import { coreAuthEntities } from './auth/entities.ts';
+import { createSuperuser, type SuperuserOutcome } from './auth/superuser.ts';
 import { resolveConfig } from './config/resolve.ts';
+import { checkBootstrapSuperuser } from './config/bootstrap.ts';
 import type { ResolvedConfig } from './config/resolved.ts';
 import type { AdminConfig } from './config/types.ts';
 import { warnUnindexedSearch } from './database/indexes.ts';
 import { openDatabase, type Database } from './database/open.ts';
+import { TableCache, type TableCacheOptions } from './database/table-cache.ts';
 import { coreStrings } from './i18n/core-strings.ts';
 import { negotiateLocale, Strings } from './i18n/strings.ts';
 import { checkStringsAtStartUp } from './i18n/check.ts';
@@ -75,6 +78,12 @@ export class AdminCore implements AdminServices {
   readonly settings: SettingsService;
   /** The OpenAPI 3.0.3 document of this admin, built once at start-up (docs/openapi.md). */
   readonly openapi: ServedDocument;
+  /**
+   * What `bootstrap.superuser` did at this start (docs/host-guide.md, "The first superuser"):
+   * `created: true` only on the start that created it; undefined without the option.
+   */
+  bootstrapped: SuperuserOutcome | undefined;
+  readonly #tableCaches = new Map<string, TableCache<unknown>>();
   #timer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
   readonly #dispatch: Dispatch;
@@ -168,6 +177,14 @@ export class AdminCore implements AdminServices {
     const core = new AdminCore(config, registry, strings, db, storage, controllers);
     try {
       if (config.database.migrate !== false) await db.migrate();
+      // After the migrations, before any request: the first superuser, while no admin exists.
+      if (config.bootstrapSuperuser) {
+        core.bootstrapped = await createSuperuser(core.em(), config.bootstrapSuperuser, {
+          onlyFirst: true,
+          source: 'bootstrap',
+          check: checkBootstrapSuperuser,
+        });
+      }
       await warnUnindexedSearch(db.orm, config.logger, controllers.values());
       await core.blobs.retryPending();
       // The session cache's invalidations (docs/auth.md, "Session cache").
@@ -208,6 +225,22 @@ export class AdminCore implements AdminServices {
     return this.db.orm.em.fork() as EntityManager;
   }
 
+  /**
+   * A plugin's cache kept exact by write notifications (docs/performance.md, "Caches of plugins"):
+   * made on the first call for `name` and started in the background (it serves once its listener
+   * is confirmed), closed with the admin.
+   */
+  tableCache<V>(name: string, options: TableCacheOptions): TableCache<V> {
+    let cache = this.#tableCaches.get(name);
+    if (!cache) {
+      cache = new TableCache<unknown>(options);
+      this.#tableCaches.set(name, cache);
+      const logger = this.config.logger;
+      cache.start(this.db, this.em(), logger).catch((error: unknown) => logger.warn('table cache off', { name, error: String(error) }));
+    }
+    return cache as TableCache<V>;
+  }
+
   /** Removes what forms left unsaved for longer than `formSessionMaxAgeSeconds` (`maxAgeSeconds` overrides it). */
   sweepFormSessions(maxAgeSeconds = this.config.formSessionMaxAgeSeconds): Promise<number> {
     return sweepBindings(this, maxAgeSeconds);
@@ -221,6 +254,7 @@ export class AdminCore implements AdminServices {
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    await Promise.all([...this.#tableCaches.values()].map((cache) => cache.close()));
     await this.counts.close();
     await this.auth.close();
     await this.db.close();

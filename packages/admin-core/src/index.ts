@@ -83,7 +83,16 @@ export type { Principal, PrincipalAdmin } from './auth/principal.ts';
 export { hasPermission, hasPermissions } from './auth/permissions.ts';
 export { adminsWithPermission } from './auth/permission-scope.ts';
 // The image guard of uploads, for plugin routes that take images (docs/files.md, "Uploads").
-export { IMAGE_EXTENSIONS, isDecodableImage, sniffImage, withoutMetadata, type SniffedImage } from './storage/images.ts';
+export {
+  IMAGE_EXTENSIONS,
+  inspectImage,
+  isDecodableImage,
+  sniffImage,
+  withoutMetadata,
+  type InspectedImage,
+  type SniffedImage,
+} from './storage/images.ts';
+export { imageWork } from './storage/image-queue.ts';
 // Attaching a file from plugin code (docs/files.md, "Attaching from code").
 export { attachFile, type AttachFileInput } from './behaviors/files/attach.ts';
 // Core entities a plugin's entities may relate to (a post's author is an `Admin`).
@@ -120,6 +129,9 @@ export type { Storage } from './storage/storage.ts';
 export { S3Storage, type S3StorageConfig } from './storage/s3.ts';
 export type { ThrottleConfig } from './auth/throttle.ts';
 export { hashPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';
+export type { SuperuserInput, SuperuserOutcome } from './auth/superuser.ts';
 
 // Indexes of lists at scale, for plugin migrations (docs/performance.md, "Lists at scale").
 export { searchIndexes, sortIndexes, dropListIndexes, writeNotifications, dropWriteNotifications } from './database/indexes.ts';
+// A plugin's cache evicted by those notifications (docs/performance.md, "Caches of plugins").
+export type { TableCache, TableCacheOptions } from './database/table-cache.ts';

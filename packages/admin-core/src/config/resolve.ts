@@ -6,6 +6,7 @@ import { resolveSettingsConfig } from '../settings/env.ts';
 import type { Logger, ResolvedConfig } from './resolved.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
 import type { AdminConfig } from './types.ts';
+import { resolveBootstrap } from './bootstrap.ts';
 
 const KNOWN_KEYS = new Set([
   'backend',
@@ -23,9 +24,12 @@ const KNOWN_KEYS = new Set([
   'logger',
   'settings',
   'formSessionMaxAgeSeconds',
+  'formSessionMaxPendingBytes',
+  'formSessionMaxCreated',
   'exactCountLimit',
   'countCacheSeconds',
   'openapi',
+  'bootstrap',
 ]);
 
 export const consoleLogger: Logger = {
@@ -139,6 +143,22 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       'The default is 86400 (24 hours).',
     );
   }
+  const maxPendingBytes = config.formSessionMaxPendingBytes ?? 100 * 1024 * 1024;
+  if (!Number.isSafeInteger(maxPendingBytes) || maxPendingBytes < 0) {
+    throw ConfigError.at(
+      { key: 'formSessionMaxPendingBytes' },
+      'must be a whole number of bytes, 0 or more',
+      'The default is 104857600 (100 MiB) per admin; 0 refuses uploads under a form session key (docs/files.md, "Pending uploads").',
+    );
+  }
+  const maxCreated = config.formSessionMaxCreated ?? 100;
+  if (!Number.isSafeInteger(maxCreated) || maxCreated < 1 || maxCreated > 10_000) {
+    throw ConfigError.at(
+      { key: 'formSessionMaxCreated' },
+      'must be a whole number from 1 to 10000',
+      'The default is 100 children created per form session key before its save (docs/relations.md, "Limits").',
+    );
+  }
   const exactCountLimit = config.exactCountLimit ?? 100_000;
   if (!Number.isSafeInteger(exactCountLimit) || exactCountLimit < 0) {
     throw ConfigError.at(
@@ -204,12 +224,15 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       sessionTtlSeconds: ttl,
       sessionCacheSeconds: sessionCache,
       formSessionMaxAgeSeconds: formSessionMaxAge,
+      formSessionMaxPendingBytes: maxPendingBytes,
+      formSessionMaxCreated: maxCreated,
       exactCountLimit,
       countCacheSeconds: countCache,
       throttle,
       themes,
       openapi,
       settingsEnv,
+      bootstrapSuperuser: resolveBootstrap(config.bootstrap),
     }),
     plugins: Object.freeze([...plugins]),
     logger,

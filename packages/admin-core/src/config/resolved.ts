@@ -2,6 +2,7 @@ import type { ThrottleConfig } from '../auth/throttle.ts';
 import type { DatabaseConfig } from '../database/config.ts';
 import type { PluginDeclaration } from '../plugins/declaration.ts';
 import type { ResolvedSettingsEnv } from '../settings/env.ts';
+import type { SuperuserInput } from '../auth/superuser.ts';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -29,6 +30,10 @@ export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclara
   /** Session cache max age (docs/auth.md, "Session cache"); 0: no cache. */
   readonly sessionCacheSeconds: number;
   readonly formSessionMaxAgeSeconds: number;
+  /** Pending upload bytes per admin (docs/files.md, "Pending uploads"). */
+  readonly formSessionMaxPendingBytes: number;
+  /** Deferred child creations per form session key (docs/relations.md, "Limits"). */
+  readonly formSessionMaxCreated: number;
   /** Unfiltered list totals at this many estimated rows or more are estimates (docs/performance.md, "Counts"). */
   readonly exactCountLimit: number;
   /** List count cache max age (docs/performance.md, "The count cache"); 0: no cache. */
@@ -40,4 +45,6 @@ export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclara
   readonly logger: Logger;
   /** Env-supplied settings secrets by code and field (unset ones dropped). */
   readonly settingsEnv: ResolvedSettingsEnv;
+  /** The checked `bootstrap.superuser`, created at start-up while no admin exists (docs/host-guide.md, "The first superuser"). */
+  readonly bootstrapSuperuser: Readonly<SuperuserInput> | undefined;
 }

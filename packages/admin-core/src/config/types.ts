@@ -4,6 +4,7 @@ import type { Storage } from '../storage/storage.ts';
 import type { ThrottleConfig } from '../auth/throttle.ts';
 import type { SettingsConfig } from '../settings/env.ts';
 import type { Logger } from './resolved.ts';
+import type { SuperuserInput } from '../auth/superuser.ts';
 
 /** What a host passes to `createAdmin`. The core never reads `process.env`: the host does. */
 export interface AdminConfig {
@@ -40,6 +41,17 @@ export interface AdminConfig {
    */
   formSessionMaxAgeSeconds?: number;
   /**
+   * How many bytes of uploads one admin may keep pending (uploaded under a form session key, not
+   * saved yet), over all keys and fields; an upload beyond is a 422 on its field (docs/files.md,
+   * "Pending uploads"). Default 104857600 (100 MiB); 0 refuses every pending upload.
+   */
+  formSessionMaxPendingBytes?: number;
+  /**
+   * How many children one form session key may create before its save (deferred creations,
+   * docs/relations.md, "Limits"); one more is a 422 on the relation-manager field. Default 100.
+   */
+  formSessionMaxCreated?: number;
+  /**
    * Unfiltered lists of a table PostgreSQL estimates at this many rows or more answer the
    * estimate as their total, flagged `meta.total_estimated` (docs/performance.md, "Counts").
    * Default 100000; filtered lists always count exactly.
@@ -64,4 +76,9 @@ export interface AdminConfig {
    * over the one stored in the admin, and the field's state is `env`.
    */
   settings?: SettingsConfig;
+  /**
+   * The first superuser, created at start-up only while the database has no admin at all
+   * (docs/host-guide.md, "The first superuser"); `undefined` creates nothing.
+   */
+  bootstrap?: { superuser?: SuperuserInput | undefined } | undefined;
 }
