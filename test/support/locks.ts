@@ -44,3 +44,19 @@ export async function waitingForLocks(client: pg.Client, count: number, timeoutM
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * A logger that keeps the warnings of transactions run again after a transient database failure
+ * (docs/errors.md, "Transient conflicts") in `retries`, and drops every other line.
+ */
+export function retryLog(): { retries: string[]; logger: { info(): void; error(): void; warn(message: string): void } } {
+  const retries: string[] = [];
+  return {
+    retries,
+    logger: {
+      info: () => {},
+      error: () => {},
+      warn: (message) => void (/transient/.test(message) && retries.push(message)),
+    },
+  };
+}

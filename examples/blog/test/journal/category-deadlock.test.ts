@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { Logger } from '@cms/admin-core';
 import type supertest from 'supertest';
 import type { KoaAdmin } from '@cms/admin-koa';
 import { API, startSecondInstance, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer } from '../../../../test/support/auth.ts';
-import { waitingForLocks } from '../../../../test/support/locks.ts';
+import { waitingForLocks, retryLog } from '../../../../test/support/locks.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
 import { CATEGORIES, seedCategories, startBlogAdmin } from '../support/blog.ts';
 
@@ -26,12 +25,7 @@ describe('two saves naming each other as parent', () => {
   let other: Client;
   let instanceB: KoaAdmin | undefined;
   let onB: ReturnType<typeof supertest>;
-  const retries: string[] = [];
-  const logger: Logger = {
-    info: () => {},
-    error: () => {},
-    warn: (message) => void (/transient/.test(message) && retries.push(message)),
-  };
+  const { retries, logger } = retryLog();
 
   beforeAll(async () => {
     t = await startBlogAdmin({ logger });

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type supertest from 'supertest';
 import type { KoaAdmin } from '@cms/admin-koa';
-import type { Logger } from '@cms/admin-core';
 import { API, startSecondInstance, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer } from '../../../../test/support/auth.ts';
-import { holdLock, waitingForLocks } from '../../../../test/support/locks.ts';
+import { holdLock, waitingForLocks, retryLog } from '../../../../test/support/locks.ts';
 import { POSTS, startBlogAdmin } from '../support/blog.ts';
 import { GALLERY, png, upload } from '../files/support.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
@@ -27,13 +26,7 @@ describe('a save with a session key racing a removal under the same key, on two 
   let second: KoaAdmin | undefined;
   let other: ReturnType<typeof supertest>;
   let su: Client;
-  const retries: string[] = [];
-  const logger: Logger = {
-    info: () => {},
-    error: () => {},
-    // A transaction run again after a deadlock says so (docs/errors.md, "Transient conflicts").
-    warn: (message) => void (/transient/.test(message) && retries.push(message)),
-  };
+  const { retries, logger } = retryLog();
 
   beforeAll(async () => {
     t = await startBlogAdmin({ logger });
