@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import { expect } from 'vitest';
@@ -161,4 +162,23 @@ export class DocumentChecker {
       `${request.method} ${request.path} → ${response.status} (${result.template}): ${JSON.stringify(response.body).slice(0, 2000)}`,
     ).toEqual([]);
   }
+}
+
+/**
+ * The document is the safety net of every change to route descriptions (docs/openapi.md, "The
+ * baseline"): its served bytes must stay those recorded unless a change means to alter the API.
+ * `UPDATE_OPENAPI_BASELINE=1` records the current bytes instead of comparing.
+ */
+export function expectBaseline(served: { body: { toString(): string }; etag: string; undescribed: readonly string[] }, file: URL): void {
+  expect(served.undescribed).toEqual([]);
+  const recorded = `${JSON.stringify(JSON.parse(served.body.toString()), null, 1)}\n`;
+  if (process.env.UPDATE_OPENAPI_BASELINE === '1') {
+    mkdirSync(new URL('.', file), { recursive: true });
+    writeFileSync(file, recorded);
+    return;
+  }
+  const expected = readFileSync(file, 'utf8');
+  // Compared as text first (a readable diff), then as served bytes (the ETag clients cache by).
+  expect(recorded).toBe(expected);
+  expect(served.body.toString()).toBe(JSON.stringify(JSON.parse(expected)));
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer } from '../../../../test/support/auth.ts';
 import { signIn } from '../../../../test/support/client.ts';
-import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
+import { DocumentChecker, expectBaseline } from '../../../../test/support/openapi-document.ts';
 import { POSTS, PRODUCTS, startBlogAdmin } from '../support/blog.ts';
 
 /*
@@ -24,6 +24,10 @@ describe("the example app's OpenAPI document", () => {
     document = t.core.openapi.document as unknown as typeof document;
   });
   afterAll(() => t.close());
+
+  it('is byte for byte the recorded baseline (docs/openapi.md, "The baseline")', () => {
+    expectBaseline(t.core.openapi, new URL('./__baseline__/example.json', import.meta.url));
+  });
 
   it('is valid OpenAPI 3.0.3, and every `$ref` resolves', async () => {
     const result = await new Validator().validate(structuredClone(document));

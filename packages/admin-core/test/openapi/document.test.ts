@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionsPlugin, enginePlugin, labPlugin, partialsPlugin, prefsPlugin, relationsPlugin } from '@cms/admin-core/testing';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
-import { DocumentChecker } from '../../../../test/support/openapi-document.ts';
+import { DocumentChecker, expectBaseline } from '../../../../test/support/openapi-document.ts';
 
 /*
  * The OpenAPI document of an admin with every fixture plugin (docs/openapi.md): valid OpenAPI
@@ -22,6 +22,10 @@ describe('the OpenAPI document', () => {
     document = t.core.openapi.document as unknown as typeof document;
   });
   afterAll(() => t.close());
+
+  it('is byte for byte the recorded baseline (docs/openapi.md, "The baseline")', () => {
+    expectBaseline(t.core.openapi, new URL('./__baseline__/fixtures.json', import.meta.url));
+  });
 
   it('is valid OpenAPI 3.0.3', async () => {
     const result = await new Validator().validate(structuredClone(document));
