@@ -1,50 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrateTemplate } from './support/template.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    database: { kind: 'embedded'; snapshot: string } | { kind: 'server'; url: string; template: string; runId: string };
-  }
-}
+import { migrateCoreTemplate } from '../packages/admin-core/test/support/template.ts';
+import { provideTemplate } from './support/template-database.ts';
 
 /**
- * Prepares one migrated database per test run. Embedded (default): a PGlite data directory
- * snapshot that each test file loads (~0.6 s). Server (`DATABASE_URL` set): a template
- * database that each test file copies with `CREATE DATABASE … TEMPLATE`.
+ * The root global setup (`vitest.config.ts`): vitest runs it once per run and every project sees
+ * what it provides. It builds the core's template: the core and its fixture plugins, no example
+ * app (docs/architecture.md, "Tests"). The example app's project replaces it with its own
+ * (`test/example-global-setup.ts`).
  */
-export default async function setup(project: TestProject) {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const runId = randomBytes(4).toString('hex');
-    const template = `cms_tpl_${runId}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${template}`);
-    const templateUrl = new URL(url);
-    templateUrl.pathname = `/${template}`;
-    await migrateTemplate({ url: templateUrl.toString() });
-    project.provide('database', { kind: 'server', url, template, runId });
-    return async () => {
-      const rows = await admin.query(`select datname from pg_database where datname like $1`, [`cms_%${runId}%`]);
-      for (const row of rows.rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
-      await admin.end();
-    };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'cms-test-'));
-  // As the admin's embedded mode does (docs/performance.md, "Lists at scale").
-  const pglite = await PGlite.create({ extensions: { pg_trgm } });
-  await migrateTemplate({ embedded: { pglite } });
-  const dump = await pglite.dumpDataDir('gzip');
-  await pglite.close();
-  const snapshot = join(dir, 'snapshot.tar.gz');
-  await writeFile(snapshot, Buffer.from(await dump.arrayBuffer()));
-  project.provide('database', { kind: 'embedded', snapshot });
-  return () => rm(dir, { recursive: true, force: true });
+export default function setup(project: TestProject) {
+  return provideTemplate(project, migrateCoreTemplate);
 }

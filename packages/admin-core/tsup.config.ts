@@ -11,8 +11,6 @@ import { defineConfig } from 'tsup';
 const RUNTIME_FILES: ReadonlyArray<[from: string, to: string]> = [
   // fields/yes-no.ts: new URL('./yes-no/yes-no.js', import.meta.url)
   ['src/fields/yes-no/yes-no.js', 'dist/yes-no/yes-no.js'],
-  // testing/field-types.ts: new URL(`./assets/${file}`, import.meta.url)
-  ['src/testing/assets', 'dist/assets'],
 ];
 
 export default defineConfig({

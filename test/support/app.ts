@@ -9,7 +9,7 @@ import type { AdminCore } from '@cms/admin-core/adapter';
 import { nodeListener } from '@cms/admin-core/node';
 import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { silentLogger } from './template.ts';
+import { silentLogger } from './logger.ts';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 export const API = '/backend/api/v1';

@@ -17,7 +17,7 @@ describe('journal demo data', () => {
 
   it('seeds categories, posts and comments once', async () => {
     const now = new Date('2025-06-01T12:00:00Z');
-    const first = await seedJournalDemo(t.core.db.orm.em.fork(), { now });
+    const first = await seedJournalDemo(t.core.local, { now });
     expect(first.seeded).toBe(true);
     expect(first.categories).toBeGreaterThanOrEqual(5);
     expect(first.posts).toBeGreaterThanOrEqual(8);
@@ -33,7 +33,7 @@ describe('journal demo data', () => {
     const before = await counts();
     expect(before).toMatchObject({ categories: first.categories, posts: first.posts, comments: first.comments });
 
-    const second = await seedJournalDemo(t.core.db.orm.em.fork(), { now });
+    const second = await seedJournalDemo(t.core.local, { now });
     expect(second).toEqual({ seeded: false, categories: 0, posts: 0, comments: 0 });
     expect(await counts()).toEqual(before);
   });
@@ -121,7 +121,7 @@ describe('journal benchmark data', () => {
   });
 
   it('counts as existing content for the demo seeder', async () => {
-    expect((await seedJournalDemo(t.core.db.orm.em.fork())).seeded).toBe(false);
+    expect((await seedJournalDemo(t.core.local)).seeded).toBe(false);
   });
 
   it('serves the sorted list from the published_at index', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminCore } from '@cms/admin-core/adapter';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { startBlogAdmin } from '../support/blog.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 import { plugins } from '../../src/plugins/index.ts';
 import { journalPlugin } from '@cms/journal';
 import { Category, Comment, Media, Post, journalEntities } from '../../../../packages/journal/src/entities/index.ts';

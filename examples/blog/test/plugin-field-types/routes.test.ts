@@ -5,7 +5,7 @@ import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/ap
 import { plugins } from '../../src/plugins/index.ts';
 import { STOREFRONT } from '../support/blog.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { LAB_ITEMS as ITEMS, LAB_ASSETS, labPlugin } from '@cms/admin-core/testing';
+import { ITEMS, LAB_ASSETS, labPlugin } from '../../../../packages/admin-core/test/fixtures/field-types.ts';
 
 const contentHash = async (file: URL) =>
   createHash('sha256')

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 import { startExampleApp, type ExampleApp } from '../../src/app.ts';
 import type { Env } from '../../src/env.ts';
 

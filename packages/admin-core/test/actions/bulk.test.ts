@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectError } from '../../../../test/support/auth.ts';
 import { expect422, snapshot } from '../../../../test/support/client.ts';
-import { ACTION_TABLES, ITEMS, journal, knobs, SINGLE } from '../../src/testing/actions.ts';
+import { ACTION_TABLES, ITEMS, journal, knobs, SINGLE } from '../fixtures/actions.ts';
+import { POSTS } from '../fixtures/press.ts';
 import { itemRow, seedItem, startActions, type ActionsHarness } from './support.ts';
 
 /** Bulk actions (docs/actions.md, "Bulk actions"): `POST /{ctl}/bulk/{action}` with AdminIDsRequest. */
@@ -84,8 +85,8 @@ describe('bulk actions', () => {
     // The name is checked before the body: a bad body does not reveal whether an action exists.
     expectError(await h.ann.post(`${ITEMS}/bulk/nope`, { ids: 'x' }), 404, 'not_found');
     expectError(await h.su.post(`${SINGLE}/bulk/bump`, { ids: [1] }), 404, 'not_found');
-    // Posts declare `publish` only.
-    expectError(await h.su.post('cms/journal/posts/bulk/archive', { ids: [1] }), 404, 'not_found');
+    // The press's posts declare `publish` only.
+    expectError(await h.su.post(`${POSTS}/bulk/archive`, { ids: [1] }), 404, 'not_found');
     expect(journal).toEqual([]);
   });
 

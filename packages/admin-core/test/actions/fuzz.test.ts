@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ITEMS } from '../../src/testing/actions.ts';
+import { ITEMS } from '../fixtures/actions.ts';
 import { seedItem, startActions, type ActionsHarness } from './support.ts';
 
 /**

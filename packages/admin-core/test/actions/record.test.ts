@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cookieHeader, cookieLogin, expectError, XHR } from '../../../../test/support/auth.ts';
 import { snapshot } from '../../../../test/support/client.ts';
-import { ACTION_TABLES, ITEMS, journal, SINGLE } from '../../src/testing/actions.ts';
+import { ACTION_TABLES, ITEMS, journal, SINGLE } from '../fixtures/actions.ts';
+import { NOTES } from '../fixtures/engine.ts';
 import { itemRow, seedItem, startActions, type ActionsHarness } from './support.ts';
 
 /** Record actions (docs/actions.md, "Record actions"): `POST /{ctl}/{id}/actions/{action}` and `meta.actions` on show. */
@@ -51,7 +52,7 @@ describe('record actions', () => {
     }
     // Singletons and controllers of another plugin have no such action either.
     expectError(await h.su.post(`${SINGLE}/1/actions/close`), 404, 'not_found');
-    expectError(await h.su.post(`cms/journal/categories/1/actions/close`), 404, 'not_found');
+    expectError(await h.su.post(`${NOTES}/1/actions/close`), 404, 'not_found');
   });
 
   it('a record out of the form scope, or missing, is 404 and nothing runs', async () => {
@@ -159,10 +160,11 @@ describe('record actions', () => {
     const annDone = await seedItem(h.t, h.ann, { status: 'done' });
     expect((await names(h.ann, annDone)).map((a) => a.name)).toEqual(['explode', 'refuse', 'data']);
     // A controller without record actions serves an empty list.
-    const [{ id: category } = { id: 0 }] = await h.t.sql<{ id: number }>(
-      "insert into journal_categories (name, slug, sort_order) values ('C', 'c', 0) returning id",
+    const [{ id: note } = { id: 0 }] = await h.t.sql<{ id: number }>(
+      "insert into test_engine_notes (title, owner_id) values ('N', ?) returning id",
+      [h.su.id],
     );
-    expect((await h.su.get(`cms/journal/categories/${category}`)).body.meta.actions).toEqual([]);
+    expect((await h.su.get(`${NOTES}/${note}`)).body.meta.actions).toEqual([]);
   });
 
   it('a cookie-only record action needs X-Requested-With like any cookie write', async () => {

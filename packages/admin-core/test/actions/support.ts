@@ -1,8 +1,10 @@
 import type { Logger } from '@cms/admin-core';
-import { plugins } from '../../../../examples/blog/src/plugins/index.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { actionsPlugin, ITEMS_PERMISSION, REOPEN_PERMISSION } from '../../src/testing/actions.ts';
+import { actionsPlugin, ITEMS_PERMISSION, REOPEN_PERMISSION } from '../fixtures/actions.ts';
+import { enginePlugin, NOTES_PERMISSION } from '../fixtures/engine.ts';
+import { pressPlugin } from '../fixtures/press.ts';
 
 export interface ActionsHarness {
   t: TestAdmin;
@@ -21,11 +23,14 @@ export interface ActionsHarness {
   close(): Promise<void>;
 }
 
-/** The example app's plugins plus `test/actions`, with one client per kind of admin. */
+/**
+ * `test/actions` beside two other fixture plugins (`test/engine`'s notes declare no action, `test/press`'s
+ * posts declare the bulk action `publish` only), with one client per kind of admin.
+ */
 export async function startActions(): Promise<ActionsHarness> {
   const errors: ActionsHarness['errors'] = [];
   const logger: Logger = { info() {}, warn() {}, error: (_message, fields) => errors.push(fields as Record<string, unknown> | undefined) };
-  const t = await startTestAdmin({ adapter: 'node', plugins: [...plugins, actionsPlugin], logger });
+  const t = await startTestAdmin({ adapter: 'node', plugins: [enginePlugin, pressPlugin, prefsPlugin, actionsPlugin], logger });
   const reopener = await t.createRole('reopener', { [ITEMS_PERMISSION]: 1, [REOPEN_PERMISSION]: 1 });
   return {
     t,
@@ -33,7 +38,7 @@ export async function startActions(): Promise<ActionsHarness> {
     ann: await signIn(t, { permissions: { [ITEMS_PERMISSION]: 1 } }),
     bob: await signIn(t, { permissions: { [ITEMS_PERMISSION]: 1 } }),
     rita: await signIn(t, { roleId: reopener }),
-    nobody: await signIn(t, { permissions: { 'cms.journal.access_posts': 1 } }),
+    nobody: await signIn(t, { permissions: { [NOTES_PERMISSION]: 1 } }),
     errors,
     close: () => t.close(),
   };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../../../../test/support/app.ts';
 import { cookieHeader, cookieLogin, expectError, XHR } from '../../../../test/support/auth.ts';
 import { expect422 } from '../../../../test/support/client.ts';
-import { ITEMS, journal, SINGLE } from '../../src/testing/actions.ts';
+import { ITEMS, journal, SINGLE } from '../fixtures/actions.ts';
 import { startActions, type ActionsHarness } from './support.ts';
 
 /**

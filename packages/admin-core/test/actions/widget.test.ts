@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../../test/support/app.ts';
 import { cookieHeader, cookieLogin, expectError, XHR } from '../../../../test/support/auth.ts';
 import { expect422, snapshot } from '../../../../test/support/client.ts';
-import { ACTION_TABLES, ITEMS, jsonOfSize } from '../../src/testing/actions.ts';
+import { ACTION_TABLES, ITEMS, jsonOfSize } from '../fixtures/actions.ts';
 import { itemRow, seedItem, startActions, type ActionsHarness } from './support.ts';
 
 const KIB = 1024;

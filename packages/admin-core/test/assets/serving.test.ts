@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newBlobKey } from '@cms/admin-core/testing';
+import { newBlobKey } from '../../src/storage/storage.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { assetFixture, PNG, type AssetFixture } from './support.ts';
 

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, ConfigError, definePlugin, type PluginAssetsDefinition } from '@cms/admin-core';
-import { PluginAssets, registerPlugins } from '@cms/admin-core/testing';
+import { PluginAssets } from '../../src/assets/index.ts';
+import { registerPlugins } from '../../src/core.ts';
 import { createAdmin } from '@cms/admin-koa';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 import { assetFixture, type AssetFixture } from './support.ts';
 
 const CODE = 'acme.assettest';

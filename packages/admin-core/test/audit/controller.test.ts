@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import type { Client } from '../../../../test/support/client.ts';
-import { NOTES } from '../../src/testing/engine.ts';
+import { NOTES } from '../fixtures/engine.ts';
 import { AUDIT, auditRows, createNote as noteOf, startAudit, type AuditRow } from './support.ts';
 
 /** `cms/backend/audit` (docs/audit.md): read-only, for admins with `cms.backend.view_audit`. */

@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import { startTestAdmin, type SeededAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { actionsPlugin, ITEMS_PERMISSION } from '../../src/testing/actions.ts';
-import { LAB_MANAGE, labPlugin } from '../../src/testing/field-types.ts';
-import { enginePlugin, NOTES, NOTES_PERMISSION } from '../../src/testing/engine.ts';
-import { MANAGE, prefsPlugin } from '../../src/testing/settings.ts';
+import { actionsPlugin, ITEMS_PERMISSION } from '../fixtures/actions.ts';
+import { LAB_MANAGE, labPlugin } from '../fixtures/field-types.ts';
+import { enginePlugin, NOTES, NOTES_PERMISSION } from '../fixtures/engine.ts';
+import { MANAGE, prefsPlugin } from '../fixtures/settings.ts';
 
 export const AUDIT = 'cms/backend/audit';
 export const VIEW_AUDIT = 'cms.backend.view_audit';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API, type SeededAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, XHR } from '../../../../test/support/auth.ts';
 import { ADMINS, type Client } from '../../../../test/support/client.ts';
-import { ITEMS, SINGLE } from '../../src/testing/actions.ts';
-import { ITEMS as LAB_ITEMS } from '../../src/testing/field-types.ts';
-import { NOTES } from '../../src/testing/engine.ts';
+import { ITEMS, SINGLE } from '../fixtures/actions.ts';
+import { ITEMS as LAB_ITEMS } from '../fixtures/field-types.ts';
+import { NOTES } from '../fixtures/engine.ts';
 import { auditRows, auditText, createNote as noteOf, startAudit } from './support.ts';
 
 /**

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '@cms/admin-koa';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.ts';
 import { API, TEST_SECRET } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 
 /*
  * Issue 23, point 3: `cms-admin create-superuser --config <module>` (docs/host-guide.md, "The
@@ -130,6 +130,17 @@ describe('cms-admin create-superuser', () => {
       await admin.close();
     }
   }, 120_000);
+
+  it('prints a start-up error as its code and message, without a stack', async () => {
+    const file = join(folder, 'empty.config.mjs');
+    await writeFile(file, 'export default 42;\n');
+    const failed = await cli(['create-superuser', '--config', file, '--login', 'x', '--email', 'x@example.com'], {
+      env: { CMS_ADMIN_PASSWORD: PASSWORD },
+    });
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(failed.stderr).toMatch(/^cms-admin: ConfigError \[cli_config_missing\]: .* exports no configuration: /);
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+  });
 
   it("runs the migrations even when the host's configuration says `migrate: false`", async () => {
     // A database nothing has migrated: a fresh data directory, or an empty server database.

@@ -3,7 +3,7 @@ import { ConfigError } from '../../src/index.ts';
 import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
 import { createTestDatabase, type TestDatabase } from '../../../../test/support/database.ts';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 
 /*
  * Issue 23, point 3: the first superuser without SQL. `bootstrap.superuser` creates it at start-up

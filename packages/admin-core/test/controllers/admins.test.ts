@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { ADMINS, expect422, ROLES, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
-import { prefsPlugin } from '../../src/testing/settings.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 
 const MANAGE = 'cms.backend.manage_admins';
 const TABLES = ['cms_admins', 'cms_roles'];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineActions, defineController, definePlugin, NO_ROWS } from '@cms/admin-core';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
-import { enginePlugin, Note, NOTES, NOTES_PERMISSION } from '../../src/testing/engine.ts';
+import { enginePlugin, Note, NOTES, NOTES_PERMISSION } from '../fixtures/engine.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
 
 /*

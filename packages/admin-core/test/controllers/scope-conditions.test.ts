@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineController, definePlugin, type Condition } from '@cms/admin-core';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { enginePlugin, Note } from '../../src/testing/engine.ts';
+import { enginePlugin, Note } from '../fixtures/engine.ts';
 
 /*
  * Scope conditions that name a missing property (docs/controllers.md, "Scopes"): a fixed

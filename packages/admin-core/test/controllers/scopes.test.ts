@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
-import { ENGINE_TABLES, enginePlugin, LABELS, NOTES, NOTES_PERMISSION } from '../../src/testing/engine.ts';
+import { ENGINE_TABLES, enginePlugin, LABELS, NOTES, NOTES_PERMISSION } from '../fixtures/engine.ts';
 import { expect422, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
 import { entityTag } from '../../src/behaviors/form/version.ts';
-import { enginePlugin, NOTES } from '../../src/testing/engine.ts';
+import { enginePlugin, NOTES } from '../fixtures/engine.ts';
 
 /**
  * Issue 22, "Seen in the code": the version tag was the plain SHA-256 of every stored column, so

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expectError } from '../../../../test/support/auth.ts';
 import { expect422, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
-import { ACTION_TABLES, actionsPlugin, ITEMS_PERMISSION, SINGLE } from '../../src/testing/actions.ts';
-import { ENGINE_TABLES, enginePlugin, NOTES, NOTES_PERMISSION } from '../../src/testing/engine.ts';
+import { ACTION_TABLES, actionsPlugin, ITEMS_PERMISSION, SINGLE } from '../fixtures/actions.ts';
+import { ENGINE_TABLES, enginePlugin, NOTES, NOTES_PERMISSION } from '../fixtures/engine.ts';
 
 /**
  * Lost updates (docs/controllers.md, "Versions and If-Match"): every record answer carries its

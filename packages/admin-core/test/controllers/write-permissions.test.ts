@@ -5,7 +5,7 @@ import { resolveSettingsFields } from '../../src/settings/fields.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expectError } from '../../../../test/support/auth.ts';
 import { signIn, snapshot, type Client } from '../../../../test/support/client.ts';
-import { ENGINE_TABLES, enginePlugin, Note, NOTES_PERMISSION } from '../../src/testing/engine.ts';
+import { ENGINE_TABLES, enginePlugin, Note, NOTES_PERMISSION } from '../fixtures/engine.ts';
 
 /*
  * Field-level write permissions (issue 9, point 5; docs/controllers.md, "Field-level write

@@ -7,7 +7,7 @@ import { AdminCore } from '../../src/adapter.ts';
 import { LOCK_FILE, startEmbedded } from '../../src/database/embedded.ts';
 import { ConfigError } from '../../src/index.ts';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 
 /*
  * Issue 23, point 2: `database: { embedded: { dataDir: '.data/pglite' } }` in a fresh folder ended

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_FIELD_TYPES, FieldError } from '../../src/fields/index.ts';
-import { checkMessage, decode, decodeContext, property } from './support.ts';
+import { checkError, checkMessage, decode, decodeContext, property } from './support.ts';
 
 const datepicker = BUILTIN_FIELD_TYPES.get('datepicker')!;
 const encode = (value: unknown, field: Record<string, unknown> = {}) =>
@@ -126,30 +126,41 @@ describe('datepicker encode', () => {
 
 describe('datepicker check', () => {
   it('mode must match the bound column type', () => {
-    expect(checkMessage(datepicker, { mode: 'date' }, { property: property('timestamptz', { name: 'published_at' }) })).toMatch(
-      /form\.fields\.price\.mode.*mode "date" does not match the timestamptz column "published_at".*mode: 'datetime'/,
-    );
-    expect(checkMessage(datepicker, {}, { property: property('date') })).toMatch(
-      /mode "datetime" does not match the date column.*mode: 'date'/,
-    );
+    expect(checkError(datepicker, { mode: 'date' }, { property: property('timestamptz', { name: 'published_at' }) })).toEqual({
+      code: 'field_column_mismatch',
+      key: 'form.fields.price.mode',
+    });
+    expect(checkError(datepicker, {}, { property: property('date') })).toEqual({
+      code: 'field_column_mismatch',
+      key: 'form.fields.price.mode',
+    });
     expect(checkMessage(datepicker, { mode: 'time' }, { property: property('time(0)') })).toBeUndefined();
     expect(checkMessage(datepicker, { mode: 'date' }, { property: property('date') })).toBeUndefined();
     expect(checkMessage(datepicker, {}, { property: property('timestamp(6)') })).toBeUndefined();
-    expect(checkMessage(datepicker, { mode: 'week' })).toMatch(/form\.fields\.price\.mode.*not one of "date", "datetime", "time"/);
+    expect(checkError(datepicker, { mode: 'week' })).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.mode' });
   });
 
   it('firstDay 0..6, minDate/maxDate as real YYYY-MM-DD, yearRange shapes', () => {
-    expect(checkMessage(datepicker, { firstDay: 7 })).toMatch(/firstDay.*0 \(Sunday\) to 6/);
-    expect(checkMessage(datepicker, { firstDay: 1.5 })).toMatch(/firstDay/);
+    expect(checkError(datepicker, { firstDay: 7 })).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.firstDay' });
+    expect(checkError(datepicker, { firstDay: 1.5 })).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.firstDay' });
     expect(checkMessage(datepicker, { firstDay: 0 })).toBeUndefined();
-    expect(checkMessage(datepicker, { minDate: '2000-02-30' })).toMatch(/form\.fields\.price\.minDate.*YYYY-MM-DD/);
-    expect(checkMessage(datepicker, { maxDate: '01.01.2000' })).toMatch(/maxDate/);
-    expect(checkMessage(datepicker, { minDate: '2020-01-01', maxDate: '2019-01-01' })).toMatch(/before minDate/);
-    expect(checkMessage(datepicker, { mode: 'time', minDate: '2020-01-01' })).toMatch(/time field has no date/);
-    expect(checkMessage(datepicker, { mode: 'date', ignoreTimezone: true })).toMatch(/ignoreTimezone/);
+    expect(checkError(datepicker, { minDate: '2000-02-30' })).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.minDate' });
+    expect(checkError(datepicker, { maxDate: '01.01.2000' })).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.maxDate' });
+    expect(checkError(datepicker, { minDate: '2020-01-01', maxDate: '2019-01-01' })).toEqual({
+      code: 'field_options_conflict',
+      key: 'form.fields.price.maxDate',
+    });
+    expect(checkError(datepicker, { mode: 'time', minDate: '2020-01-01' })).toEqual({
+      code: 'field_options_conflict',
+      key: 'form.fields.price.minDate',
+    });
+    expect(checkError(datepicker, { mode: 'date', ignoreTimezone: true })).toEqual({
+      code: 'field_options_conflict',
+      key: 'form.fields.price.ignoreTimezone',
+    });
     for (const yearRange of [[10], [1990, 2030]]) expect(checkMessage(datepicker, { yearRange })).toBeUndefined();
     for (const yearRange of [[], [-1], [2030, 1990], [1, 2, 3], [1.5]])
-      expect(checkMessage(datepicker, { yearRange })).toMatch(/yearRange/);
+      expect(checkError(datepicker, { yearRange })).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.yearRange' });
   });
 
   it('serves the effective mode and the picker options', () => {

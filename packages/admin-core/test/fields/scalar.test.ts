@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_FIELD_TYPES, isEmptyValue } from '../../src/fields/index.ts';
-import { checkMessage, decode, property, t } from './support.ts';
+import { checkError, checkMessage, decode, property, t } from './support.ts';
 
 const text = BUILTIN_FIELD_TYPES.get('text')!;
 const textarea = BUILTIN_FIELD_TYPES.get('textarea')!;
@@ -79,9 +79,10 @@ describe('number', () => {
   });
 
   it('refuses a non-numeric column at start-up', () => {
-    expect(checkMessage(number, {}, { property: property('varchar(255)') })).toMatch(
-      /plugin "acme.catalog".*controller "acme\/catalog\/products".*form\.fields\.price.*varchar.*numeric column/,
-    );
+    expect(checkError(number, {}, { property: property('varchar(255)') })).toEqual({
+      code: 'field_column_mismatch',
+      key: 'form.fields.price',
+    });
     expect(checkMessage(number, {}, { property: property('numeric(10,2)') })).toBeUndefined();
   });
 });
@@ -123,8 +124,11 @@ describe('dropdown', () => {
   });
 
   it('refuses a dropdown without options, or a default outside them', () => {
-    expect(checkMessage(dropdown, {})).toMatch(/form\.fields\.price\.options.*needs options/);
-    expect(checkMessage(dropdown, { options, default: 'gone' })).toMatch(/form\.fields\.price\.default.*"gone" is not one of the options/);
+    expect(checkError(dropdown, {})).toEqual({ code: 'field_option_invalid', key: 'form.fields.price.options' });
+    expect(checkError(dropdown, { options, default: 'gone' })).toEqual({
+      code: 'field_options_conflict',
+      key: 'form.fields.price.default',
+    });
     expect(checkMessage(dropdown, { options, default: 'draft' })).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { ConfigError, type ConfigErrorCode } from '../../src/config/errors.ts';
 import { coreStrings } from '../../src/i18n/core-strings.ts';
 import { Strings } from '../../src/i18n/strings.ts';
 import {
@@ -86,6 +87,24 @@ export async function decode(type: FieldType, value: unknown, field: Partial<Fie
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
     return { code: error.code, messageKey: error.messageKey, params: error.params, status: error.status };
+  }
+}
+
+/**
+ * The code and key of the ConfigError of `check()` (docs/errors.md, "Start-up errors"), or undefined
+ * when the config passes: tests assert these, not the message.
+ */
+export function checkError(
+  type: FieldType,
+  field: Partial<FieldSettings>,
+  ctx: Partial<FieldCheckContext> = {},
+): { code: ConfigErrorCode; key: string | undefined } | undefined {
+  try {
+    type.check?.({ type: type.name, ...field } as FieldConfig, checkContext(ctx));
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return { code: error.code, key: error.where.key };
   }
 }
 

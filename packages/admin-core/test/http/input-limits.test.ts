@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '@cms/admin-core';
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expect422, signIn, type Client } from '../../../../test/support/client.ts';
-import { actionsPlugin, ITEMS } from '../../src/testing/actions.ts';
-import { enginePlugin, NOTES } from '../../src/testing/engine.ts';
-import { CARDS, partialsPlugin } from '../../src/testing/partials.ts';
-import { prefsPlugin } from '../../src/testing/settings.ts';
+import { actionsPlugin, ITEMS } from '../fixtures/actions.ts';
+import { enginePlugin, NOTES } from '../fixtures/engine.ts';
+import { CARDS, partialsPlugin } from '../fixtures/partials.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 
 /**
  * Input limits of every route (docs/security.md, "Input limits"; docs/errors.md, "What makes a

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
+import { pressPlugin } from '../fixtures/press.ts';
+import { relationsPlugin } from '../fixtures/relations.ts';
 import { journalPlugin } from '../../../journal/src/index.ts';
 import { startTestAdmin } from '../../../../test/support/app.ts';
 import { AdminCore } from '../../src/adapter.ts';
@@ -148,11 +149,15 @@ describe('string keys checked at start-up', () => {
     expect(warnings[0]).toContain('code.only; nav.events');
   });
 
-  it('the example app and the journal pass', () => {
+  it('the journal and the fixture plugins with strings pass', () => {
     const { logger } = logged();
     expect(() =>
       checkPluginStrings({
-        plugins: [journalPlugin, catalogPlugin].map((p) => ({ code: `${p.vendor}.${p.name}`, definition: p, strings: p.strings })),
+        plugins: [journalPlugin, pressPlugin, relationsPlugin].map((p) => ({
+          code: `${p.vendor}.${p.name}`,
+          definition: p,
+          strings: p.strings,
+        })),
         coreKeys: new Map(),
         locales: ['en', 'de'],
         fallbackLocale: 'en',

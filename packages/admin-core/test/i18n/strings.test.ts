@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { journalPlugin } from '../../../journal/src/index.ts';
-import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
 import { coreStrings } from '../../src/i18n/core-strings.ts';
 import { negotiateLocale, Strings, type StringTable } from '../../src/i18n/strings.ts';
 
@@ -125,5 +124,4 @@ function expectSameKeys(table: StringTable) {
 describe('string tables are complete in en and de', () => {
   it('core', () => expectSameKeys(coreStrings));
   it('cms/journal', () => expectSameKeys(journalPlugin.strings));
-  it('acme/catalog (example app)', () => expectSameKeys(catalogPlugin.strings));
 });

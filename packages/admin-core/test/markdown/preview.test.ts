@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MARKDOWN_PREVIEW_MAX_INPUT_BYTES, MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES, previewMarkdown } from '@cms/admin-core/testing';
+import { MARKDOWN_PREVIEW_MAX_INPUT_BYTES, MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES, previewMarkdown } from '../../src/markdown/preview.ts';
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, cookieHeader, cookieLogin, expectError, XHR } from '../../../../test/support/auth.ts';
 import { longestEventLoopDelay } from '../../../../test/support/event-loop.ts';

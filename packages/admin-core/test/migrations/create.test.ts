@@ -127,12 +127,12 @@ describe('migration:create', () => {
 
 describe('the migration:create command', () => {
   const cli = join(import.meta.dirname, '../../src/migrations/cli.ts');
-  const plugins = join(import.meta.dirname, '../../../../examples/blog/src/plugins/index.ts');
+  const plugins = join(import.meta.dirname, '../fixtures/host-plugins.ts');
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
 
   it('prints its usage without a plugin, a name and --plugins', () => {
-    const result = run('acme.catalog');
+    const result = run('test.engine');
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^usage: migration:create <vendor\.plugin> <name> --plugins/);
   });
@@ -140,6 +140,6 @@ describe('the migration:create command', () => {
   it('names the plugins it knows when the plugin is not one of them', () => {
     const result = run('acme.nope', 'add-stock', '--plugins', plugins);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('No plugin "acme.nope" among the admin\'s plugins (cms.journal, acme.catalog');
+    expect(result.stderr).toContain('No plugin "acme.nope" among the admin\'s plugins (test.engine, test.relations');
   });
 });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionsPlugin, enginePlugin, labPlugin, partialsPlugin, prefsPlugin, relationsPlugin } from '@cms/admin-core/testing';
+import { actionsPlugin } from '../fixtures/actions.ts';
+import { enginePlugin } from '../fixtures/engine.ts';
+import { labPlugin } from '../fixtures/field-types.ts';
+import { partialsPlugin } from '../fixtures/partials.ts';
+import { relationsPlugin } from '../fixtures/relations.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { XHR } from '../../../../test/support/auth.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';

@@ -1,6 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionsPlugin, enginePlugin, labPlugin, partialsPlugin, prefsPlugin, relationsPlugin } from '@cms/admin-core/testing';
+import { actionsPlugin } from '../fixtures/actions.ts';
+import { enginePlugin } from '../fixtures/engine.ts';
+import { labPlugin } from '../fixtures/field-types.ts';
+import { partialsPlugin } from '../fixtures/partials.ts';
+import { relationsPlugin } from '../fixtures/relations.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { DocumentChecker, expectBaseline } from '../../../../test/support/openapi-document.ts';
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { definePlugin, type PluginDefinition } from '@cms/admin-core';
-import { backendPlugin, LAB_ASSETS, registerPlugins } from '@cms/admin-core/testing';
+import { backendPlugin } from '../../src/backend-plugin.ts';
+import { registerPlugins } from '../../src/core.ts';
+import { LAB_ASSETS } from '../fixtures/field-types.ts';
 
 /*
  * `valueSchema` and `errorCodes` of a plugin field type (docs/openapi.md, "Plugin field types"):

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '@cms/admin-core/testing';
+import { resolveConfig } from '../../src/config/resolve.ts';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, cookieHeader, cookieLogin, expectError } from '../../../../test/support/auth.ts';
 import { signIn } from '../../../../test/support/client.ts';

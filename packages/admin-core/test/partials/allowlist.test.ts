@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartialNode } from '@cms/admin-core';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { CARDS, partialsPlugin } from '../../src/testing/partials.ts';
+import { CARDS, partialsPlugin } from '../fixtures/partials.ts';
 import { insertCard } from './cards.ts';
 import { countNodes, depthOf, elementsOf, expectAllowed, textOf } from '../../../../test/support/partials.ts';
 

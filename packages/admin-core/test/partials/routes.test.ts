@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expect422, signIn, type Client } from '../../../../test/support/client.ts';
-import { CARDS, CARDS_PERMISSION, partialsPlugin } from '../../src/testing/partials.ts';
+import { CARDS, CARDS_PERMISSION, partialsPlugin } from '../fixtures/partials.ts';
 import { insertCard } from './cards.ts';
 
 /** `GET /{ctl}/partials/{name}` (docs/partials.md, "The route"): shapes, escaping, the `id` rules, 404s and permissions. */

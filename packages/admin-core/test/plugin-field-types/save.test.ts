@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expect422, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
-import { calls, ITEMS, labPlugin } from '../../src/testing/field-types.ts';
+import { calls, ITEMS, labPlugin } from '../fixtures/field-types.ts';
 
 const TABLES = ['tfx_lab_items', 'tfx_lab_log'];
 const updates = (t: TestAdmin) => t.queries.filter((sql) => /^update\b/i.test(sql.trim()) && sql.includes('tfx_lab_items'));

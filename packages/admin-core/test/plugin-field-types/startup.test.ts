@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, definePlugin, type PluginDefinition, type PluginFieldTypeDefinition } from '@cms/admin-core';
-import {
-  BUILTIN_FIELD_TYPE_NAMES,
-  BUILTIN_FIELD_TYPES,
-  isPluginFieldType,
-  pluginFieldTypeOf,
-  registerPlugins,
-} from '@cms/admin-core/testing';
+import { registerPlugins } from '../../src/core.ts';
+import { BUILTIN_FIELD_TYPE_NAMES, isPluginFieldType } from '../../src/fields/config.ts';
+import { pluginFieldTypeOf } from '../../src/fields/plugin/field-type.ts';
+import { BUILTIN_FIELD_TYPES } from '../../src/fields/registry.ts';
 import { checkField } from '../../src/fields/config.ts';
 import type { FieldCheckContext, FieldConfig, FieldType, PropertyInfo } from '../../src/fields/types.ts';
 import { startTestAdmin } from '../../../../test/support/app.ts';
-import { LAB_ASSETS, labPlugin, mottoType, stampType } from '../../src/testing/field-types.ts';
+import { LAB_ASSETS, labPlugin, mottoType, stampType } from '../fixtures/field-types.ts';
 
 /** The lab plugin with its `stamp` type replaced by `patch` (no controllers: the registry alone). */
 const withStamp = (patch: Record<string, unknown>, extra: Partial<PluginDefinition> = {}) =>
@@ -299,7 +296,7 @@ describe('fields of a plugin type are checked at start-up', () => {
       controllers: [
         {
           name: 'items',
-          entity: (await import('../../src/testing/field-types.ts')).LabItem,
+          entity: (await import('../fixtures/field-types.ts')).LabItem,
           form: { fields: { name: { type: 'text' }, stamp: { type: 'stamp', typeOptions: { color: 'red' } } } },
         },
       ],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expect422, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
-import { ITEMS, LAB_MANAGE, labPlugin } from '../../src/testing/field-types.ts';
+import { ITEMS, LAB_MANAGE, labPlugin } from '../fixtures/field-types.ts';
 
 const TABLES = ['tfx_lab_items', 'tfx_lab_log'];
 

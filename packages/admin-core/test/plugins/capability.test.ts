@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { journalPlugin } from '../../../journal/src/index.ts';
-import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
+import { labPlugin } from '../fixtures/field-types.ts';
+import { pressPlugin } from '../fixtures/press.ts';
 import { backendPlugin } from '../../src/backend-plugin.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import type { PluginCapability } from '../../src/plugins/capability.ts';
 import { definePlugin, type PluginDefinition } from '../../src/plugins/define.ts';
 import { readonlyMap } from '../../src/plugins/readonly-map.ts';
 import { createRegistry, type Registry } from '../../src/plugins/registry.ts';
-import { registerPlugins } from '../../src/testing.ts';
+import { registerPlugins } from '../../src/core.ts';
 
 const handler = () => ({ status: 200 });
 const shop = () =>
@@ -29,14 +30,15 @@ function badgesCapability(calls: string[]): PluginCapability<ReadonlyMap<string,
       calls.push(`add ${code} frozen=${Object.isFrozen(plugin)}`);
       const declared = (plugin as { badges?: unknown }).badges;
       if (declared === undefined) return;
-      if (!Array.isArray(declared)) throw ConfigError.at({ plugin: code, key: 'badges' }, 'must be a list', 'Pass `badges: ["…"]`.');
+      if (!Array.isArray(declared))
+        throw ConfigError.at('plugin_value_invalid', { plugin: code, key: 'badges' }, 'must be a list', 'Pass `badges: ["…"]`.');
       for (const name of declared) badges.set(name, code);
     },
     finish(registry: Registry) {
       calls.push(`finish controllers=${registry.controllers.size}`);
       for (const [name, code] of badges) {
         if (!registry.permissions.has(`${code}.${name}`))
-          throw ConfigError.at({ plugin: code, key: `badges.${name}` }, 'no permission of that name', 'Declare it.');
+          throw ConfigError.at('permission_unknown', { plugin: code, key: `badges.${name}` }, 'no permission of that name', 'Declare it.');
       }
       return readonlyMap(badges);
     },
@@ -45,7 +47,7 @@ function badgesCapability(calls: string[]): PluginCapability<ReadonlyMap<string,
 
 describe('the registry is frozen and built from copies', () => {
   it('answers read-only maps and frozen lists that nothing can change', () => {
-    const registry = registerPlugins([backendPlugin, journalPlugin, catalogPlugin], { prefix: '/backend' });
+    const registry = registerPlugins([backendPlugin, journalPlugin, pressPlugin, labPlugin()], { prefix: '/backend' });
     expect(Object.isFrozen(registry)).toBe(true);
     for (const map of [registry.controllers, registry.permissions, registry.fieldTypes, registry.settings]) {
       expect(map.size).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { expect422, signIn, snapshot, type Client } from '../../../../test/support/client.ts';
-import { CREWS_PERMISSION } from '../../src/testing/relations.ts';
+import { CREWS_PERMISSION } from '../fixtures/relations.ts';
 import {
   crewOf,
   CREWS,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, snapshot, type Client } from '../../../../test/support/client.ts';
 import { attachFile } from '../../src/index.ts';
-import { GUARDED_TABLES, guardedPlugin, SEALS_PERMISSION, VAULTS, VAULTS_PERMISSION } from '../../src/testing/guarded.ts';
+import { GUARDED_TABLES, guardedPlugin, SEALS_PERMISSION, VAULTS, VAULTS_PERMISSION } from '../fixtures/guarded.ts';
 
 const TABLES = [...GUARDED_TABLES, 'cms_files', 'cms_bindings', 'cms_audit'];
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AdminCore } from '../../src/adapter.ts';
-import { ConfigError, definePlugin, type ControllerConfig } from '../../src/index.ts';
-import { labPlugin } from '../../src/testing/field-types.ts';
+import { ConfigError, type ConfigErrorCode, definePlugin, type ControllerConfig } from '../../src/index.ts';
+import { assertConfigError } from '../support/config-error.ts';
+import { labPlugin } from '../fixtures/field-types.ts';
 import {
   Badge,
   Crew,
@@ -12,7 +13,7 @@ import {
   Project,
   projectsController,
   Step,
-} from '../../src/testing/relations.ts';
+} from '../fixtures/relations.ts';
 
 /*
  * Start-up checks of relations (docs/relations.md, "Start-up checks"): `AdminCore.create` checks
@@ -68,7 +69,7 @@ const badges = (c: { crews: Config }) => c.crews.relations.badges as Config;
 const steps = (c: { projects: Config }) => c.projects.relations.steps as Config;
 
 /** [what, patch, controller, key named, problem]. */
-const refusals: Array<[string, Patch, string, string, RegExp]> = [
+const refusals: Array<[string, Patch, string, string, ConfigErrorCode]> = [
   [
     "a child form field over the hasMany's own key (the server sets it)",
     (c) => {
@@ -76,22 +77,16 @@ const refusals: Array<[string, Patch, string, string, RegExp]> = [
     },
     'crews',
     'relations.members.manageForm.fields.crew',
-    /"crew" is the relation's key, which the server sets/,
+    'relation_form_invalid',
   ],
   [
     'a relation-manager field whose relation is not declared',
     (c) => delete c.crews.relations.members,
     'crews',
     'form.fields.members.relation',
-    /relation "members" is not declared in `relations`/,
+    'relation_undeclared',
   ],
-  [
-    'a declared relation no field manages',
-    (c) => delete c.crews.form.fields.badges,
-    'crews',
-    'relations.badges',
-    /no relation-manager field manages relation "badges"/,
-  ],
+  ['a declared relation no field manages', (c) => delete c.crews.form.fields.badges, 'crews', 'relations.badges', 'relation_unmanaged'],
   [
     'a relation-manager field naming no property',
     (c) => {
@@ -101,7 +96,7 @@ const refusals: Array<[string, Patch, string, string, RegExp]> = [
     },
     'crews',
     'form.fields.members.relation',
-    /the entity has no relation "crewmates"/,
+    'controller_property_unknown',
   ],
   [
     'a relation-manager field naming a column',
@@ -112,153 +107,153 @@ const refusals: Array<[string, Patch, string, string, RegExp]> = [
     },
     'crews',
     'form.fields.members.relation',
-    /"name" is not a hasMany or belongsToMany relation/,
+    'field_binding_invalid',
   ],
   [
     'two fields managing one relation',
     (c) => (c.crews.form.fields.again = { type: 'relation-manager', label: 'Again', relation: 'members' }),
     'crews',
     'form.fields.again.relation',
-    /relation "members" is managed by two fields/,
+    'relation_manager_duplicate',
   ],
-  ['an unknown relation key', (c) => (members(c).colour = 'red'), 'crews', 'relations.members', /unknown key "colour"/],
+  ['an unknown relation key', (c) => (members(c).colour = 'red'), 'crews', 'relations.members', 'controller_key_unknown'],
   [
     'create on a hasMany without a manage form',
     (c) => delete members(c).manageForm,
     'crews',
     'relations.members.view.toolbarButtons',
-    /"create" on a hasMany needs a `manageForm`/,
+    'relation_button_invalid',
   ],
   [
     'create on a belongsToMany without a manage form',
     (c) => (badges(c).view.toolbarButtons = ['link', 'create']),
     'crews',
     'relations.badges.view.toolbarButtons',
-    /"create" on a belongsToMany needs a `manageForm`/,
+    'relation_button_invalid',
   ],
   [
     'update without a manage form',
     (c) => (badges(c).view.toolbarButtons = ['update']),
     'crews',
     'relations.badges.view.toolbarButtons',
-    /"update" on a belongsToMany needs a `manageForm`/,
+    'relation_button_invalid',
   ],
   [
     'link on a hasMany whose key is not nullable',
     (c) => (steps(c).view.toolbarButtons = ['create', 'link']),
     'projects',
     'relations.steps.view.toolbarButtons',
-    /"link" on a hasMany needs a nullable foreign key \(project is not nullable\)/,
+    'relation_button_invalid',
   ],
   [
     'unlink on a hasMany whose key is not nullable',
     (c) => (steps(c).view.toolbarButtons = ['unlink']),
     'projects',
     'relations.steps.view.toolbarButtons',
-    /"unlink" on a hasMany needs a nullable foreign key/,
+    'relation_button_invalid',
   ],
   [
     'an unknown button',
     (c) => (members(c).view.toolbarButtons = ['create', 'archive']),
     'crews',
     'relations.members.view.toolbarButtons',
-    /unknown button "archive"/,
+    'relation_button_invalid',
   ],
   [
     'a deferrable field over a key that is not nullable',
     (c) => (c.projects.form.fields.steps.deferrable = true),
     'projects',
     'relations.steps',
-    /cannot be managed before the first save: TestRelStep\.project is not nullable/,
+    'relation_mapping_invalid',
   ],
   [
     'a pivot form on a hasMany',
     (c) => (members(c).pivot = { form: { fields: { weight: { type: 'number', label: 'Weight' } } } }),
     'crews',
     'relations.members.pivot',
-    /a hasMany relation has no pivot table/,
+    'relation_pivot_invalid',
   ],
   [
     'a pivot form field naming no pivot column',
     (c) => (badges(c).pivot.form.fields.rank = { type: 'number', label: 'Rank' }),
     'crews',
     'relations.badges.pivot.form.fields.rank',
-    /the pivot entity has no column "rank"/,
+    'relation_pivot_invalid',
   ],
   [
     'a pivot form field over a key of the pivot',
     (c) => (badges(c).pivot.form.fields.crew = { type: 'number', label: 'Crew' }),
     'crews',
     'relations.badges.pivot.form.fields.crew',
-    /the pivot entity has no column "crew"/,
+    'relation_pivot_invalid',
   ],
   [
     'a relation-manager inside a manage form',
     (c) => (members(c).manageForm.fields.crew = { type: 'relation-manager', label: 'Crew', relation: 'crew' }),
     'crews',
     'relations.members.manageForm.fields.crew.type',
-    /a relation form cannot hold a relation-manager/,
+    'relation_form_invalid',
   ],
   [
     'a relation-manager inside a view form',
     (c) => (members(c).viewForm = { fields: { crew: { type: 'relation-manager', label: 'Crew', relation: 'crew' } } }),
     'crews',
     'relations.members.viewForm.fields.crew.type',
-    /a relation form cannot hold a relation-manager/,
+    'relation_form_invalid',
   ],
   [
     'a relation-manager inside a pivot form',
     (c) => (badges(c).pivot.form.fields.weight = { type: 'relation-manager', label: 'W', relation: 'badge' }),
     'crews',
     'relations.badges.pivot.form.fields.weight.type',
-    /a relation form cannot hold a relation-manager/,
+    'relation_form_invalid',
   ],
   [
     'a controller that does not exist',
     (c) => (members(c).controller = 'test/relations/nobody'),
     'crews',
     'relations.members.controller',
-    /no controller "test\/relations\/nobody"/,
+    'controller_unknown',
   ],
   [
     'a controller of another entity',
     (c) => (members(c).controller = 'test/relations/projects'),
     'crews',
     'relations.members.controller',
-    /controller "test\/relations\/projects" manages TestRelProject, not TestRelMember/,
+    'relation_controller_mismatch',
   ],
   [
     'a message key that RelationMessages has not',
     (c) => (members(c).messages = { linked: 'Linked!', shouted: 'Hey' }),
     'crews',
     'relations.members.messages',
-    /unknown key "shouted"/,
+    'controller_key_unknown',
   ],
-  ['relations that are not an object', (c) => (c.crews.relations = ['members']), 'crews', 'relations', /must be an object/],
+  ['relations that are not an object', (c) => (c.crews.relations = ['members']), 'crews', 'relations', 'controller_value_invalid'],
 ];
 
 /** Refusals found while resolving a relation's child lists and forms: they name the author's controller and the key. */
-const childRefusals: Array<[string, Patch, string, string, RegExp]> = [
+const childRefusals: Array<[string, Patch, string, string, ConfigErrorCode]> = [
   [
     'a view column that is not a property',
     (c) => (members(c).view.list.columns.colour = { label: 'Colour' }),
     'crews',
     'relations.members.view.list.columns.colour',
-    /colour/,
+    'controller_property_unknown',
   ],
   [
     'a manage column that is not a property',
     (c) => (badges(c).manage = { list: { columns: { colour: { label: 'Colour' } } } }),
     'crews',
     'relations.badges.manage.list.columns.colour',
-    /colour/,
+    'controller_property_unknown',
   ],
   [
     'a manage form field that is not a property',
     (c) => (members(c).manageForm.fields.age = { type: 'number', label: 'Age' }),
     'crews',
     'relations.members.manageForm.fields.age',
-    /the entity has no property "age"/,
+    'controller_property_unknown',
   ],
 ];
 
@@ -269,26 +264,18 @@ describe('start-up checks of relations', () => {
     expect(String(error)).toMatch(/ECONNREFUSED/);
   });
 
-  it.each(refusals)('refuses %s, naming plugin, controller and key', async (_what, patch, controller, key, problem) => {
-    const error = await start(patch);
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as Error).message;
-    expect(message.startsWith(`plugin "test.relations", controller "test/relations/${controller}", key "${key}`), message).toBe(true);
-    expect(message).toMatch(problem);
+  it.each(refusals)('refuses %s, naming plugin, controller and key', async (_what, patch, controller, key, code) => {
+    const error = assertConfigError(await start(patch), code, { plugin: 'test.relations', controller: `test/relations/${controller}` });
+    expect(error.where.key?.startsWith(key), error.message).toBe(true);
   });
 
-  it.each(childRefusals)('refuses %s, naming the key', async (_what, patch, _controller, key, problem) => {
-    const error = await start(patch);
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as Error).message;
-    expect(message, message).toContain(`key "${key}": `);
-    expect(message).toMatch(problem);
+  it.each(childRefusals)('refuses %s, naming the key', async (_what, patch, _controller, key, code) => {
+    assertConfigError(await start(patch), code, { key });
   });
 
   it.each(childRefusals)("refuses %s, naming the author's controller", async (_what, patch, controller, key) => {
     const error = await start(patch);
-    const message = (error as Error).message;
-    expect(message.startsWith(`plugin "test.relations", controller "test/relations/${controller}", key "${key}": `), message).toBe(true);
+    expect(error).toMatchObject({ where: { plugin: 'test.relations', controller: `test/relations/${controller}`, key } });
   });
 
   it('refuses a plugin field type inside a manage form or a pivot form, naming plugin, controller and key', async () => {
@@ -305,11 +292,11 @@ describe('start-up checks of relations', () => {
         'relations.badges.pivot.form.fields.weight.type',
       ],
     ] as const) {
-      const error = await start(patch, true);
-      expect(error).toBeInstanceOf(ConfigError);
-      const message = (error as Error).message;
-      expect(message.startsWith(`plugin "test.relations", controller "test/relations/crews", key "${key}": `), message).toBe(true);
-      expect(message).toMatch(/plugin field type "stamp" is not available in a relation's forms/);
+      assertConfigError(await start(patch, true), 'relation_form_invalid', {
+        plugin: 'test.relations',
+        controller: 'test/relations/crews',
+        key,
+      });
     }
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Test } from 'supertest';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
-import { CREWS, PROJECTS, RELATION_TABLES, relationsPlugin } from '../../src/testing/relations.ts';
+import { CREWS, PROJECTS, RELATION_TABLES, relationsPlugin } from '../fixtures/relations.ts';
 
 /** Helpers of the relation tests over the `test/relations` fixture (src/testing/relations.ts). */
 

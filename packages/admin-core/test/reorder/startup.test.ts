@@ -1,7 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
 import { AdminCore } from '../../src/adapter.ts';
-import { ConfigError, definePlugin, type ControllerConfig } from '../../src/index.ts';
+import { ConfigError, type ConfigErrorCode, definePlugin, type ControllerConfig } from '../../src/index.ts';
+import { assertConfigError } from '../support/config-error.ts';
 
 /*
  * Start-up checks of a controller's `reorder` (docs/reorder.md, "Declaring a reorder"):
@@ -87,35 +88,25 @@ const set =
   (c) =>
     (c.reorder = reorder);
 
-/** [what, patch, key named, problem]: each refusal names plugin, controller and key. */
-const refusals: Array<[string, Patch, string, RegExp]> = [
-  ['maxDepth above 0 on a flat reorder', set({ maxDepth: 2 }), 'reorder.maxDepth', /a flat reorder has no depth/],
-  ['a missing sort column (the default sort_order)', (c) => (c.entity = Bare), 'reorder.sortColumn', /no integer property "sort_order"/],
-  ['a sort column the entity lacks', set({ sortColumn: 'position' }), 'reorder.sortColumn', /no integer property "position"/],
-  ['a sort column that is text', set({ sortColumn: 'weight' }), 'reorder.sortColumn', /no integer property "weight"/],
-  ['a sort column that is a decimal', set({ sortColumn: 'ratio' }), 'reorder.sortColumn', /no integer property "ratio"/],
-  ['a sort column that is a decimal read as a number', set({ sortColumn: 'amount' }), 'reorder.sortColumn', /no integer property "amount"/],
-  ['a sort column that is a double', set({ sortColumn: 'score' }), 'reorder.sortColumn', /no integer property "score"/],
-  ['a sort column that is a float', set({ sortColumn: 'share' }), 'reorder.sortColumn', /no integer property "share"/],
-  ['a sort column that is a relation', set({ sortColumn: 'shelf_id' }), 'reorder.sortColumn', /no integer property "shelf_id"/],
-  [
-    'a parent column to another entity',
-    set({ parentColumn: 'shelf' }),
-    'reorder.parentColumn',
-    /"shelf" is not a belongsTo of ReorderStartupFolder to itself/,
-  ],
-  [
-    'a parent column that is a plain integer',
-    set({ parentColumn: 'owner_id' }),
-    'reorder.parentColumn',
-    /"owner_id" is not a belongsTo of ReorderStartupFolder to itself/,
-  ],
-  ['a parent column the entity lacks', set({ parentColumn: 'mother' }), 'reorder.parentColumn', /"mother" is not a belongsTo/],
-  ['a parent column that is a hasMany', set({ parentColumn: 'children' }), 'reorder.parentColumn', /"children" is not a belongsTo/],
-  ['a parent column that is not nullable', set({ parentColumn: 'origin' }), 'reorder.parentColumn', /"origin" must be nullable/],
-  ['the same by its column', set({ parentColumn: 'origin_id' }), 'reorder.parentColumn', /"origin_id" must be nullable/],
-  ['a nameFrom that is not a property', set({ nameFrom: 'caption' }), 'reorder.nameFrom', /no scalar property "caption"/],
-  ['a nameFrom that is a relation', set({ nameFrom: 'shelf' }), 'reorder.nameFrom', /no scalar property "shelf"/],
+/** [what, patch, key named, code]: each refusal names plugin, controller and key. */
+const refusals: Array<[string, Patch, string, ConfigErrorCode]> = [
+  ['maxDepth above 0 on a flat reorder', set({ maxDepth: 2 }), 'reorder.maxDepth', 'reorder_tree_invalid'],
+  ['a missing sort column (the default sort_order)', (c) => (c.entity = Bare), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column the entity lacks', set({ sortColumn: 'position' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column that is text', set({ sortColumn: 'weight' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column that is a decimal', set({ sortColumn: 'ratio' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column that is a decimal read as a number', set({ sortColumn: 'amount' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column that is a double', set({ sortColumn: 'score' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column that is a float', set({ sortColumn: 'share' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a sort column that is a relation', set({ sortColumn: 'shelf_id' }), 'reorder.sortColumn', 'reorder_sort_column_invalid'],
+  ['a parent column to another entity', set({ parentColumn: 'shelf' }), 'reorder.parentColumn', 'reorder_tree_invalid'],
+  ['a parent column that is a plain integer', set({ parentColumn: 'owner_id' }), 'reorder.parentColumn', 'reorder_tree_invalid'],
+  ['a parent column the entity lacks', set({ parentColumn: 'mother' }), 'reorder.parentColumn', 'reorder_tree_invalid'],
+  ['a parent column that is a hasMany', set({ parentColumn: 'children' }), 'reorder.parentColumn', 'reorder_tree_invalid'],
+  ['a parent column that is not nullable', set({ parentColumn: 'origin' }), 'reorder.parentColumn', 'reorder_tree_invalid'],
+  ['the same by its column', set({ parentColumn: 'origin_id' }), 'reorder.parentColumn', 'reorder_tree_invalid'],
+  ['a nameFrom that is not a property', set({ nameFrom: 'caption' }), 'reorder.nameFrom', 'controller_label_unknown'],
+  ['a nameFrom that is a relation', set({ nameFrom: 'shelf' }), 'reorder.nameFrom', 'controller_label_unknown'],
   [
     'no nameFrom on an entity without a name-like property',
     (c) => {
@@ -123,18 +114,18 @@ const refusals: Array<[string, Patch, string, RegExp]> = [
       c.reorder = { sortColumn: 'position' };
     },
     'reorder',
-    /no name, title, login or code property to label a node/,
+    'controller_label_unknown',
   ],
-  ['an unknown key', set({ parentColumn: 'parent', depth: 3 }), 'reorder.depth', /unknown key "depth".*Known keys: title, nameFrom/],
-  ['a partition that is not a function', set({ partition: { site_id: 1 } }), 'reorder.partition', /must be a function/],
-  ['a reorder that is not an object', set(true), 'reorder', /must be an object/],
-  ['a maxDepth below 0', set({ parentColumn: 'parent', maxDepth: -1 }), 'reorder.maxDepth', /whole number from 0 to 100/],
-  ['a maxDepth that is a fraction', set({ parentColumn: 'parent', maxDepth: 1.5 }), 'reorder.maxDepth', /whole number/],
-  ['a maxDepth that is a string', set({ parentColumn: 'parent', maxDepth: '3' }), 'reorder.maxDepth', /whole number/],
-  ['a maxDepth above 100', set({ parentColumn: 'parent', maxDepth: 101 }), 'reorder.maxDepth', /whole number from 0 to 100/],
-  ['an empty title', set({ title: '' }), 'reorder.title', /non-empty string/],
-  ['a modelClass that is not a string', set({ modelClass: 3 }), 'reorder.modelClass', /non-empty string/],
-  ['a sortColumn that is not a string', set({ sortColumn: ['sort_order'] }), 'reorder.sortColumn', /non-empty string/],
+  ['an unknown key', set({ parentColumn: 'parent', depth: 3 }), 'reorder.depth', 'controller_key_unknown'],
+  ['a partition that is not a function', set({ partition: { site_id: 1 } }), 'reorder.partition', 'controller_value_invalid'],
+  ['a reorder that is not an object', set(true), 'reorder', 'controller_value_invalid'],
+  ['a maxDepth below 0', set({ parentColumn: 'parent', maxDepth: -1 }), 'reorder.maxDepth', 'controller_value_invalid'],
+  ['a maxDepth that is a fraction', set({ parentColumn: 'parent', maxDepth: 1.5 }), 'reorder.maxDepth', 'controller_value_invalid'],
+  ['a maxDepth that is a string', set({ parentColumn: 'parent', maxDepth: '3' }), 'reorder.maxDepth', 'controller_value_invalid'],
+  ['a maxDepth above 100', set({ parentColumn: 'parent', maxDepth: 101 }), 'reorder.maxDepth', 'controller_value_invalid'],
+  ['an empty title', set({ title: '' }), 'reorder.title', 'controller_value_invalid'],
+  ['a modelClass that is not a string', set({ modelClass: 3 }), 'reorder.modelClass', 'controller_value_invalid'],
+  ['a sortColumn that is not a string', set({ sortColumn: ['sort_order'] }), 'reorder.sortColumn', 'controller_value_invalid'],
 ];
 
 describe('start-up checks of reorder', () => {
@@ -179,7 +170,7 @@ describe('start-up checks of reorder', () => {
     expect(String(error)).toMatch(/ECONNREFUSED/);
   });
 
-  it.each(refusals)('refuses %s, naming plugin, controller and key', async (_what, patch, key, problem) => {
+  it.each(refusals)('refuses %s, naming plugin, controller and key', async (_what, patch, key, code) => {
     const error = await start((c) => {
       patch(c);
       if (c.entity === Bare) {
@@ -187,9 +178,6 @@ describe('start-up checks of reorder', () => {
         c.form = { fields: { note: { type: 'textarea', label: 'Note' } } };
       }
     });
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as Error).message;
-    expect(message.startsWith(`plugin "test.arrange", controller "test/arrange/folders", key "${key}": `), message).toBe(true);
-    expect(message).toMatch(problem);
+    assertConfigError(error, code, { plugin: 'test.arrange', controller: 'test/arrange/folders', key });
   });
 });

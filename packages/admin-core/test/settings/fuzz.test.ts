@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import type { Client } from '../../../../test/support/client.ts';
-import { MANAGE } from '../../src/testing/settings.ts';
+import { MANAGE } from '../fixtures/settings.ts';
 import { settingsSnapshot, signIn, startSettingsAdmin } from './support.ts';
 
 /**

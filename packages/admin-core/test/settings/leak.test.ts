@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from 'supertest';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import type { Client } from '../../../../test/support/client.ts';
-import { MANAGE, OTHER } from '../../src/testing/settings.ts';
+import { MANAGE, OTHER } from '../fixtures/settings.ts';
 import { settingsSnapshot, signIn, startSettingsAdmin } from './support.ts';
 
 const SECRET = 'leak-canary-7f3c9a1e5b2d8046-Qx';

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, type TestAdmin } from '../../../../test/support/app.ts';
 import type { Client } from '../../../../test/support/client.ts';
 import { journalPlugin } from '../../../journal/src/index.ts';
-import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
-import { MANAGE, OTHER, prefsPlugin, REPORTS } from '../../src/testing/settings.ts';
+import { MANAGE, OTHER, prefsPlugin, REPORTS } from '../fixtures/settings.ts';
 import { expect422, settingsSnapshot, signIn, startSettingsAdmin, storedRow } from './support.ts';
 
-// The plugins these lists are built from, named here so that a plugin added to the example app
-// changes nothing in them.
-const plugins = [journalPlugin, catalogPlugin];
+// The plugins these lists are built from, named here so that a plugin added elsewhere changes
+// nothing in them.
+const plugins = [journalPlugin];
 
 const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];
 
@@ -18,7 +17,7 @@ describe('settings routes', () => {
   let manager: Client;
 
   beforeAll(async () => {
-    // Next to the journal and the catalog: the lists below hold the journal's settings entry too.
+    // Next to the journal: the lists below hold the journal's settings entry too.
     t = await startSettingsAdmin({ plugins: [...plugins, prefsPlugin] });
     root = await signIn(t, { isSuperuser: true });
     manager = await signIn(t, { permissions: { [MANAGE]: 1 } });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SecretBox, secretContext } from '@cms/admin-core/testing';
+import { SecretBox, secretContext } from '../../src/settings/secrets.ts';
 
 const KEY = 'k'.repeat(40);
 const HERE = secretContext('shop', 'api_key');

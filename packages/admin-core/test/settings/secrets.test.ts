@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox, secretContext } from '@cms/admin-core/testing';
+import { SecretBox, secretContext } from '../../src/settings/secrets.ts';
 import { createAdmin } from '@cms/admin-koa';
 import { API, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { createTestDatabase } from '../../../../test/support/database.ts';
 import type { Client } from '../../../../test/support/client.ts';
-import { MANAGE, prefsPlugin } from '../../src/testing/settings.ts';
+import { MANAGE, prefsPlugin } from '../fixtures/settings.ts';
 import { capturingLogger, expect422, settingsSnapshot, signIn, startSettingsAdmin, storedRow } from './support.ts';
 
 const SECRET = 'sk_live_Zq8vW2nR5tY7uI9oP1aS3dF6gH4jK0lX';

@@ -7,7 +7,7 @@ import { runRoute } from '@cms/admin-core/adapter';
 type SettingsEm = NonNullable<Parameters<SettingsService['values']>[1]>;
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import type { Client } from '../../../../test/support/client.ts';
-import { MANAGE } from '../../src/testing/settings.ts';
+import { MANAGE } from '../fixtures/settings.ts';
 import { settingsSnapshot, signIn, startSettingsAdmin, storedRow } from './support.ts';
 
 describe('SettingsService for plugin code', () => {

@@ -1,28 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, definePlugin, type AdminConfig, type PluginDefinition } from '@cms/admin-core';
-import { backendPlugin, registerPlugins, resolveConfig, SETTINGS_FIELD_TYPES } from '@cms/admin-core/testing';
+import { ConfigError, definePlugin, type AdminConfig, type ConfigErrorCode, type PluginDefinition } from '@cms/admin-core';
+import { assertConfigError, expectConfigError } from '../support/config-error.ts';
+import { backendPlugin } from '../../src/backend-plugin.ts';
+import { resolveConfig } from '../../src/config/resolve.ts';
+import { registerPlugins } from '../../src/core.ts';
+import { SETTINGS_FIELD_TYPES } from '../../src/settings/fields.ts';
 import { createAdmin } from '@cms/admin-koa';
 import { journalPlugin } from '../../../journal/src/index.ts';
-import { catalogPlugin } from '../../../../examples/blog/src/plugins/catalog.ts';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
-import { prefsPlugin } from '../../src/testing/settings.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
+import { labPlugin } from '../fixtures/field-types.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 
-// The plugins these lists are built from, named here so that a plugin added to the example app
-// changes nothing in them.
-const plugins = [journalPlugin, catalogPlugin];
+// The plugins these lists are built from: the journal (its settings entry) and a fixture that
+// registers plugin field types (`stamp`, `motto`).
+const plugins = [journalPlugin, labPlugin()];
 
 const build = (list: unknown[]) => registerPlugins([backendPlugin, ...(list as PluginDefinition[])], { prefix: '/backend' });
-const thrown = (run: () => unknown): Error => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as Error;
-  }
-  throw new Error('expected a ConfigError');
+/** What a refusal is: its code, and the key it names (docs/errors.md, "Start-up errors"). */
+type Refusal = { code: ConfigErrorCode; key?: string };
+const thrown = (run: () => unknown, { code, key }: Refusal): ConfigError =>
+  expectConfigError(run, code, key === undefined ? {} : { key }) as ConfigError;
+const refuse = (list: unknown[], refusal: Refusal): void => {
+  thrown(() => build(list), refusal);
 };
-const refuse = (list: unknown[], pattern: RegExp) => expect(thrown(() => build(list)).message).toMatch(pattern);
 
 const PERMISSION = { code: 'acme.shop.settings', label: 'Settings' };
 /** A plugin with one settings form of these fields. */
@@ -76,27 +77,24 @@ describe('settings start-up checks', () => {
       ['on', 'switch', 'boolean'],
       ['ok', 'checkbox', 'boolean'],
     ]);
-    refuse(
-      [...plugins, withFields({ on: { type: 'switch', options: { true: 'Yes' } } })],
-      /settings\.shop\.form\.fields\.on\.options.*unknown key "options" for a switch field/,
-    );
+    refuse([...plugins, withFields({ on: { type: 'switch', options: { true: 'Yes' } } })], {
+      code: 'field_key_unknown',
+      key: 'settings.shop.form.fields.on.options',
+    });
   });
 
   describe('codes', () => {
     it('form one namespace across plugins: a duplicate fails, naming both plugins', () => {
       const other = { vendor: 'acme', name: 'blog', settings: { shop: { label: 'Blog', controller: 'cms/backend/roles' } } };
-      refuse(
-        [withFields({ a: { type: 'text' } }), other],
-        /plugin "acme\.blog", key "settings\.shop": the settings code is already declared by plugin "acme\.shop"/,
-      );
-      refuse(
-        [{ vendor: 'acme', name: 'blog', settings: { admins: { label: 'Mine', controller: 'cms/backend/admins' } } }],
-        /plugin "acme\.blog", key "settings\.admins": the settings code is already declared by plugin "cms\.backend"/,
-      );
+      refuse([withFields({ a: { type: 'text' } }), other], { code: 'settings_code_taken', key: 'settings.shop' });
+      refuse([{ vendor: 'acme', name: 'blog', settings: { admins: { label: 'Mine', controller: 'cms/backend/admins' } } }], {
+        code: 'settings_code_taken',
+        key: 'settings.admins',
+      });
     });
 
     it.each(['Shop', 'a/b', '1shop', '-x', 'a b', 'x'.repeat(65), 'é'])('refuses the code %j (a URL segment)', (code) => {
-      refuse([withEntry({ label: 'x', controller: 'cms/backend/roles' }, code)], /key "settings\..*": ".*" is not a valid settings code/);
+      refuse([withEntry({ label: 'x', controller: 'cms/backend/roles' }, code)], { code: 'settings_code_invalid' });
     });
 
     it('accepts a code of 64 characters with "-" and "_"', () => {
@@ -106,67 +104,75 @@ describe('settings start-up checks', () => {
 
   describe('entries', () => {
     it.each([
-      ['settings not an object', { vendor: 'acme', name: 'shop', settings: [] }, /plugin "acme\.shop", key "settings": must be an object/],
-      ['an entry not an object', withEntry('nope'), /key "settings\.shop": a settings entry must be an object/],
+      ['settings not an object', { vendor: 'acme', name: 'shop', settings: [] }, { code: 'settings_value_invalid', key: 'settings' }],
+      ['an entry not an object', withEntry('nope'), { code: 'settings_value_invalid', key: 'settings.shop' }],
       [
         'an unknown key',
         withEntry({ label: 'x', controller: 'cms/backend/roles', model: 'X' }),
-        /key "settings\.shop\.model": unknown settings key/,
+        { code: 'settings_key_unknown', key: 'settings.shop.model' },
       ],
-      ['no label', withEntry({ controller: 'cms/backend/roles' }), /key "settings\.shop\.label": a settings entry needs a label/],
+      ['no label', withEntry({ controller: 'cms/backend/roles' }), { code: 'settings_value_invalid', key: 'settings.shop.label' }],
       [
         'a non-string description',
         withEntry({ label: 'x', description: 1, controller: 'cms/backend/roles' }),
-        /key "settings\.shop\.description": must be a string/,
+        { code: 'settings_value_invalid', key: 'settings.shop.description' },
       ],
-      ['bad keywords', withEntry({ label: 'x', keywords: 'rss', controller: 'cms/backend/roles' }), /key "settings\.shop\.keywords"/],
+      [
+        'bad keywords',
+        withEntry({ label: 'x', keywords: 'rss', controller: 'cms/backend/roles' }),
+        { code: 'settings_value_invalid', key: 'settings.shop.keywords' },
+      ],
       [
         'a fractional order',
         withEntry({ label: 'x', order: 1.5, controller: 'cms/backend/roles' }),
-        /key "settings\.shop\.order": must be a whole number/,
+        { code: 'settings_value_invalid', key: 'settings.shop.order' },
       ],
       [
         'permissions not a list',
         withEntry({ label: 'x', permissions: 'acme.shop.settings', controller: 'cms/backend/roles' }),
-        /key "settings\.shop\.permissions": must be a list/,
+        { code: 'settings_value_invalid', key: 'settings.shop.permissions' },
       ],
       [
         'both a form and a controller',
         withEntry({ label: 'x', controller: 'cms/backend/roles', form: { fields: { a: { type: 'text' } } } }),
-        /key "settings\.shop\.controller": a settings entry has a form or links a controller, not both/,
+        { code: 'settings_target_invalid', key: 'settings.shop.controller' },
       ],
-      ['neither', withEntry({ label: 'x' }), /key "settings\.shop\.form": a settings entry needs a form or a controller/],
-      ['an empty controller', withEntry({ label: 'x', controller: '' }), /key "settings\.shop\.controller": must be a controller address/],
-      ['a form that is not an object', withEntry({ label: 'x', form: [] }), /key "settings\.shop\.form": must be `\{ fields \}`/],
+      ['neither', withEntry({ label: 'x' }), { code: 'settings_target_invalid', key: 'settings.shop.form' }],
+      [
+        'an empty controller',
+        withEntry({ label: 'x', controller: '' }),
+        { code: 'settings_value_invalid', key: 'settings.shop.controller' },
+      ],
+      ['a form that is not an object', withEntry({ label: 'x', form: [] }), { code: 'settings_value_invalid', key: 'settings.shop.form' }],
       [
         'an unknown form key',
         withEntry({ label: 'x', form: { fields: { a: { type: 'text' } }, redirects: {} } }),
-        /key "settings\.shop\.form\.redirects": unknown settings form key/,
+        { code: 'settings_key_unknown', key: 'settings.shop.form.redirects' },
       ],
       [
         'a form without fields',
         withEntry({ label: 'x', form: { fields: {} } }),
-        /key "settings\.shop\.form\.fields": a settings form needs fields/,
+        { code: 'settings_value_invalid', key: 'settings.shop.form.fields' },
       ],
       [
         'bindSecrets not an object',
         withEntry({ label: 'x', form: { fields: { key: { type: 'password' } }, bindSecrets: [] } }),
-        /key "settings\.shop\.form\.bindSecrets": must be an object of password field to field names/,
+        { code: 'settings_secret_binding_invalid', key: 'settings.shop.form.bindSecrets' },
       ],
       [
         'bindSecrets of a field that is no password',
         withEntry({ label: 'x', form: { fields: { url: { type: 'text' } }, bindSecrets: { url: ['url'] } } }),
-        /key "settings\.shop\.form\.bindSecrets\.url": "url" is not a password field of the form/,
+        { code: 'settings_secret_binding_invalid', key: 'settings.shop.form.bindSecrets.url' },
       ],
       [
         'bindSecrets with an empty list',
         withEntry({ label: 'x', form: { fields: { key: { type: 'password' } }, bindSecrets: { key: [] } } }),
-        /key "settings\.shop\.form\.bindSecrets\.key": must be a non-empty list of field names/,
+        { code: 'settings_secret_binding_invalid', key: 'settings.shop.form.bindSecrets.key' },
       ],
       [
         'bindSecrets bound to no field',
         withEntry({ label: 'x', form: { fields: { key: { type: 'password' } }, bindSecrets: { key: ['url'] } } }),
-        /key "settings\.shop\.form\.bindSecrets\.key": "url" is not a field of the form that holds a value/,
+        { code: 'settings_secret_binding_invalid', key: 'settings.shop.form.bindSecrets.key' },
       ],
       [
         'bindSecrets bound to another secret',
@@ -174,15 +180,12 @@ describe('settings start-up checks', () => {
           label: 'x',
           form: { fields: { key: { type: 'password' }, other: { type: 'password' } }, bindSecrets: { key: ['other'] } },
         }),
-        /"other" is not a field of the form that holds a value/,
+        { code: 'settings_secret_binding_invalid', key: 'settings.shop.form.bindSecrets.key' },
       ],
-    ])('refuses %s', (_what, definition, pattern) => refuse([definition], pattern));
+    ] as const)('refuses %s', (_what, definition, refusal) => refuse([definition], refusal));
 
     it('refuses a link to a controller nobody registers, naming plugin, controller and key', () => {
-      refuse(
-        [withEntry({ label: 'x', controller: 'acme/shop/nope' })],
-        /plugin "acme\.shop", controller "acme\/shop\/nope", key "settings\.shop\.controller": no controller "acme\/shop\/nope" is registered/,
-      );
+      refuse([withEntry({ label: 'x', controller: 'acme/shop/nope' })], { code: 'controller_unknown', key: 'settings.shop.controller' });
     });
 
     it('accepts a link to a controller or a permission of a plugin registered later', () => {
@@ -201,10 +204,10 @@ describe('settings start-up checks', () => {
     });
 
     it('refuses an unknown permission', () => {
-      refuse(
-        [withEntry({ label: 'x', permissions: ['acme.shop.nope'], form: { fields: { a: { type: 'text' } } } })],
-        /plugin "acme\.shop", key "settings\.shop\.permissions": unknown permission "acme\.shop\.nope"/,
-      );
+      refuse([withEntry({ label: 'x', permissions: ['acme.shop.nope'], form: { fields: { a: { type: 'text' } } } })], {
+        code: 'permission_unknown',
+        key: 'settings.shop.permissions',
+      });
     });
   });
 
@@ -212,102 +215,99 @@ describe('settings start-up checks', () => {
     it.each(['relation', 'relation-manager', 'fileupload', 'permissioneditor', 'partial', 'widget'])(
       'refuses the built-in type %s, saying why',
       (type) => {
-        refuse(
-          [withFields({ f: { type } })],
-          new RegExp(
-            `key "settings\\.shop\\.form\\.fields\\.f\\.type": the ${type} type is refused on a settings form: .*(record|controller)`,
-          ),
-        );
+        refuse([withFields({ f: { type } })], { code: 'settings_field_refused', key: 'settings.shop.form.fields.f.type' });
       },
     );
 
     it('refuses a plugin field type and any unknown type', () => {
-      refuse(
-        [withFields({ f: { type: 'color' } })],
-        /key "settings\.shop\.form\.fields\.f\.type": "color" is not a built-in field type a settings form accepts \(plugin field types are refused on settings forms\)/,
-      );
-      refuse([withFields({ f: {} })], /key "settings\.shop\.form\.fields\.f\.type": undefined is not a built-in field type/);
-      // Next to the example app, whose catalog registers its own field types.
-      refuse(
-        [...plugins, withFields({ f: { type: 'color' } })],
-        /key "settings\.shop\.form\.fields\.f\.type": "color" is not a built-in field type a settings form accepts/,
-      );
+      refuse([withFields({ f: { type: 'color' } })], { code: 'settings_field_refused', key: 'settings.shop.form.fields.f.type' });
+      refuse([withFields({ f: {} })], { code: 'settings_field_refused', key: 'settings.shop.form.fields.f.type' });
+      // Next to a plugin that registers its own field types, one of them is refused all the same.
+      refuse([...plugins, withFields({ f: { type: 'stamp' } })], {
+        code: 'settings_field_refused',
+        key: 'settings.shop.form.fields.f.type',
+      });
     });
 
     it('refuses the repeater type and dependsOn with a clear message', () => {
-      refuse(
-        [withFields({ items: { type: 'repeater', form: { fields: {} } } })],
-        /key "settings\.shop\.form\.fields\.items\.type": the repeater type is refused on a settings form/,
-      );
-      refuse(
-        [withFields({ a: { type: 'text' }, b: { type: 'text', dependsOn: ['a'] } })],
-        /key "settings\.shop\.form\.fields\.b\.dependsOn": `dependsOn` is refused on a settings form/,
-      );
+      refuse([withFields({ items: { type: 'repeater', form: { fields: {} } } })], {
+        code: 'settings_field_refused',
+        key: 'settings.shop.form.fields.items.type',
+      });
+      refuse([withFields({ a: { type: 'text' }, b: { type: 'text', dependsOn: ['a'] } })], {
+        code: 'settings_field_refused',
+        key: 'settings.shop.form.fields.b.dependsOn',
+      });
     });
 
     it.each(['virtual', 'property', 'context'])('refuses the binding key %s', (key) => {
-      refuse(
-        [withFields({ f: { type: 'text', [key]: key === 'virtual' ? true : 'x' } })],
-        new RegExp(`key "settings\\.shop\\.form\\.fields\\.f\\.${key}": \`${key}\` is refused on a settings form`),
-      );
+      refuse([withFields({ f: { type: 'text', [key]: key === 'virtual' ? true : 'x' } })], {
+        code: 'settings_field_refused',
+        key: `settings.shop.form.fields.f.${key}`,
+      });
     });
 
     it('refuses a field name that is not an identifier, and a field that is not an object', () => {
-      refuse(
-        [withFields({ 'Bad-Name': { type: 'text' } })],
-        /key "settings\.shop\.form\.fields\.Bad-Name": field names are lower-case identifiers/,
-      );
-      refuse([withFields({ f: 'text' })], /key "settings\.shop\.form\.fields\.f": a field must be an object/);
+      refuse([withFields({ 'Bad-Name': { type: 'text' } })], { code: 'field_name_invalid', key: 'settings.shop.form.fields.Bad-Name' });
+      refuse([withFields({ f: 'text' })], { code: 'field_option_invalid', key: 'settings.shop.form.fields.f' });
     });
 
     it.each([
       [
         'a dropdown without options',
         { f: { type: 'dropdown' } },
-        /key "settings\.shop\.form\.fields\.f\.options": a dropdown needs options/,
+        { code: 'field_option_invalid', key: 'settings.shop.form.fields.f.options' },
       ],
       [
         'a default that is not an option',
         { f: { type: 'dropdown', options: { a: 'A' }, default: 'b' } },
-        /key "settings\.shop\.form\.fields\.f\.default"/,
+        { code: 'field_options_conflict', key: 'settings.shop.form.fields.f.default' },
       ],
-      [
-        'a key of another type',
-        { f: { type: 'text', scale: 2 } },
-        /key "settings\.shop\.form\.fields\.f\.scale": unknown key "scale" for a text field/,
-      ],
+      ['a key of another type', { f: { type: 'text', scale: 2 } }, { code: 'field_key_unknown', key: 'settings.shop.form.fields.f.scale' }],
       [
         'money without a currency',
         { f: { type: 'money' } },
-        /key "settings\.shop\.form\.fields\.f\.currency": a money field needs a currency/,
+        { code: 'field_options_conflict', key: 'settings.shop.form.fields.f.currency' },
       ],
       [
         'money reading the currency of a missing field',
         { f: { type: 'money', currencyFrom: 'cur' } },
-        /key "settings\.shop\.form\.fields\.f\.currencyFrom": the form has no field "cur"/,
+        { code: 'field_reference_unknown', key: 'settings.shop.form.fields.f.currencyFrom' },
       ],
-      ['a bad datepicker mode', { f: { type: 'datepicker', mode: 'week' } }, /key "settings\.shop\.form\.fields\.f\.mode"/],
+      [
+        'a bad datepicker mode',
+        { f: { type: 'datepicker', mode: 'week' } },
+        { code: 'field_option_invalid', key: 'settings.shop.form.fields.f.mode' },
+      ],
       [
         'a preset of a missing field',
         { f: { type: 'text', preset: { field: 'g', type: 'slug' } } },
-        /key "settings\.shop\.form\.fields\.f\.preset\.field": the form has no field "g"/,
+        { code: 'field_reference_unknown', key: 'settings.shop.form.fields.f.preset.field' },
       ],
       [
         'a password with a default',
         { f: { type: 'password', default: 'x' } },
-        /key "settings\.shop\.form\.fields\.f\.default": a password field cannot have a default/,
+        { code: 'field_option_invalid', key: 'settings.shop.form.fields.f.default' },
       ],
-      ['a non-scalar default', { f: { type: 'text', default: ['x'] } }, /key "settings\.shop\.form\.fields\.f\.default": must be a scalar/],
-      ['a taglist in string mode over a list', { f: { type: 'taglist', mode: 'list' } }, /key "settings\.shop\.form\.fields\.f\.mode"/],
-    ])('runs the normal field checks: %s', (_what, fields, pattern) => refuse([withFields(fields)], pattern));
+      [
+        'a non-scalar default',
+        { f: { type: 'text', default: ['x'] } },
+        { code: 'field_option_invalid', key: 'settings.shop.form.fields.f.default' },
+      ],
+      [
+        'a taglist in string mode over a list',
+        { f: { type: 'taglist', mode: 'list' } },
+        { code: 'field_option_invalid', key: 'settings.shop.form.fields.f.mode' },
+      ],
+    ] as const)('runs the normal field checks: %s', (_what, fields, refusal) => refuse([withFields(fields)], refusal));
 
     it('checks a yes/no dropdown as a boolean value', () => {
       const registry = build([withFields({ on: { type: 'dropdown', options: { true: 'Yes', false: 'No' }, default: false } })]);
       expect(registry.settings.get('shop')!.fields.get('on')!.info).toMatchObject({ runtimeType: 'boolean' });
-      refuse(
-        [withFields({ on: { type: 'dropdown', options: { true: 'Yes', false: 'No' }, default: 'maybe' } })],
-        /key "settings\.shop\.form\.fields\.on\.default"/,
-      );
+      refuse([withFields({ on: { type: 'dropdown', options: { true: 'Yes', false: 'No' }, default: 'maybe' } })], {
+        code: 'field_options_conflict',
+        key: 'settings.shop.form.fields.on.default',
+      });
     });
   });
 });
@@ -336,27 +336,26 @@ describe('settings.env in the host configuration', () => {
   });
 
   it.each([
-    [[], /key "settings": must be an object/],
-    [{ secrets: {} }, /key "settings\.secrets": unknown configuration key/],
-    [{ env: 'x' }, /key "settings\.env": must be an object/],
-    [{ env: { shop: 'x' } }, /key "settings\.env\.shop": must be an object/],
-    [{ env: { nope: { key: 'x' } } }, /key "settings\.env\.nope\.key": no plugin declares the settings code "nope"/],
-    [
-      { env: { shop: { summary: 'x' } } },
-      /key "settings\.env\.shop\.summary": "summary" is not a password or text field of the settings "shop" \(only secrets, and the text values they are bound to, come from the environment\)/,
-    ],
-    [{ env: { shop: { missing: 'x' } } }, /key "settings\.env\.shop\.missing": "missing" is not a password or text field/],
+    [[], { code: 'config_value_invalid', key: 'settings' }],
+    [{ secrets: {} }, { code: 'config_key_unknown', key: 'settings.secrets' }],
+    [{ env: 'x' }, { code: 'config_value_invalid', key: 'settings.env' }],
+    [{ env: { shop: 'x' } }, { code: 'config_value_invalid', key: 'settings.env.shop' }],
+    [{ env: { nope: { key: 'x' } } }, { code: 'settings_env_code_unknown', key: 'settings.env.nope.key' }],
+    [{ env: { shop: { summary: 'x' } } }, { code: 'settings_env_field_invalid', key: 'settings.env.shop.summary' }],
+    [{ env: { shop: { missing: 'x' } } }, { code: 'settings_env_field_invalid', key: 'settings.env.shop.missing' }],
     [
       { env: { journal: { typesense_api_key: 'k' } } },
-      /key "settings\.env\.journal\.typesense_api_key": the secret is bound to "typesense_url", which the environment does not supply/,
+      { code: 'settings_env_binding_missing', key: 'settings.env.journal.typesense_api_key' },
     ],
-  ])('refuses %j', (settings, pattern) => {
-    expect(thrown(() => resolve(settings)).message).toMatch(pattern);
+  ] as const)('refuses %j', (settings, refusal) => {
+    thrown(() => resolve(settings), refusal);
   });
 
   it('refuses a value that is not a string without quoting it', () => {
-    const message = thrown(() => resolve({ env: { shop: { api_key: 4242424242 } } })).message;
-    expect(message).toMatch(/key "settings\.env\.shop\.api_key": must be a string/);
+    const { message } = thrown(() => resolve({ env: { shop: { api_key: 4242424242 } } }), {
+      code: 'config_value_invalid',
+      key: 'settings.env.shop.api_key',
+    });
     expect(message).not.toContain('4242424242');
   });
 
@@ -375,6 +374,6 @@ describe('settings.env in the host configuration', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect((refused as Error).message).toMatch(/plugin "acme\.x", key "settings\.a\.form\.fields\.r\.type": the repeater type is refused/);
+    assertConfigError(refused, 'settings_field_refused', { plugin: 'acme.x', key: 'settings.a.form.fields.r.type' });
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { Logger, PermissionMap } from '@cms/admin-core';
 import { startTestAdmin, type TestAdmin, type TestAdminOptions } from '../../../../test/support/app.ts';
 import { clientFor, type Client } from '../../../../test/support/client.ts';
-import { prefsPlugin } from '../../src/testing/settings.ts';
+import { prefsPlugin } from '../fixtures/settings.ts';
 
 /** Every call of the admin's logger, as one searchable list. */
 export function capturingLogger(): Logger & { lines: string[] } {
