@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { Admin } from '@cms/admin-core';
-import { Category, Comment, Post, type ICategory, type PostStatus } from './entities/index.ts';
+import type { LocalApi, LocalOperations } from '@cms/admin-core';
+import type { PostStatus } from './entities/index.ts';
 
 /** Runs raw SQL on the manager's connection, inside its transaction when it has one. */
 async function run<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -198,64 +198,76 @@ const demoContent = (post: DemoPost): string =>
   ].join('\n');
 
 /**
- * Seeds demo categories (a small tree), posts (every status, with tags and ordered categories)
- * and comments. Idempotent: nothing happens when the journal already has categories or posts.
- * Runs in one transaction behind an advisory lock, so two instances starting at once seed once.
+ * The first live superuser (lowest id), read through the admins list as the system sees it
+ * (soft-deleted admins are out of its scope; suspended ones are its `disabled` rows); none: null.
  */
-export async function seedJournalDemo(em: EntityManager, options: JournalDemoOptions = {}): Promise<JournalDemoResult> {
+async function firstSuperuser(tx: LocalOperations): Promise<number | null> {
+  const ids: number[] = [];
+  for (let page = 1, last = 1; page <= last; page++) {
+    const admins = await tx.list('cms/backend/admins', { page }, SYSTEM);
+    last = admins.meta.last_page;
+    const states = admins.meta.row_states ?? {};
+    for (const admin of admins.data)
+      if (admin.is_superuser === true && !(states[String(admin.id)] ?? []).includes('disabled')) ids.push(Number(admin.id));
+  }
+  return ids.length ? Math.min(...ids) : null;
+}
+
+const POSTS = 'cms/journal/posts';
+const CATEGORIES = 'cms/journal/categories';
+/** The demo is written by the system actor: its audit rows say so (docs/local-api.md, "The system actor"). */
+const SYSTEM = { as: 'system' } as const;
+
+/**
+ * Seeds demo categories (a small tree), posts (every status, with tags and ordered categories)
+ * and comments through the local API (docs/local-api.md), as the system: the forms' validation,
+ * the posts' hooks and the audit log apply as to an editor's saves. Idempotent: nothing happens
+ * when the journal already has categories or posts. One transaction behind a lock, so two
+ * instances starting at once seed once.
+ */
+export async function seedJournalDemo(local: LocalApi, options: JournalDemoOptions = {}): Promise<JournalDemoResult> {
   const now = options.now ?? new Date();
-  return em.transactional(async (tx) => {
-    await run(tx, `select pg_advisory_xact_lock(hashtext('cms.journal/demo'))`);
-    const existing = await run<{ any: boolean }>(
-      tx,
-      'select exists (select 1 from journal_categories) or exists (select 1 from journal_posts) as any',
-    );
-    if (existing[0]?.any === true) return { seeded: false, categories: 0, posts: 0, comments: 0 };
+  return local.transaction(async (tx) => {
+    await tx.lock('cms.journal/demo');
+    const existing = [...(await tx.list(CATEGORIES, {}, SYSTEM)).data, ...(await tx.list(POSTS, {}, SYSTEM)).data];
+    if (existing.length > 0) return { seeded: false, categories: 0, posts: 0, comments: 0 };
 
-    let authorId = options.authorId;
-    if (authorId === undefined) {
-      const first = await run<{ id: number }>(
-        tx,
-        'select id from cms_admins where is_superuser and deleted_at is null and suspended_at is null order by id limit 1',
-      );
-      authorId = first[0] ? Number(first[0].id) : null;
-    }
+    const authorId = options.authorId === undefined ? await firstSuperuser(tx) : options.authorId;
 
-    const bySlug = new Map<string, ICategory>();
-    const addCategories = (nodes: DemoCategory[], parent: ICategory | null) => {
-      nodes.forEach((node, index) => {
-        const category = tx.create(Category, {
-          name: node.name,
-          slug: node.slug,
-          description: node.description,
-          parent,
-          sort_order: index + 1,
-        });
-        bySlug.set(node.slug, category);
-        addCategories(node.children ?? [], category);
-      });
+    // Parents before children, depth first: the order the tree is then saved in.
+    const bySlug = new Map<string, number>();
+    const order: Array<{ id: number; parent_id: number | null }> = [];
+    const addCategories = async (nodes: DemoCategory[], parent: number | null) => {
+      for (const node of nodes) {
+        const data = { name: node.name, slug: node.slug, description: node.description, parent };
+        const id = (await tx.create(CATEGORIES, { data }, SYSTEM)).data.id as number;
+        bySlug.set(node.slug, id);
+        order.push({ id, parent_id: parent });
+        await addCategories(node.children ?? [], id);
+      }
     };
-    addCategories(CATEGORY_TREE, null);
+    await addCategories(CATEGORY_TREE, null);
+    await tx.reorder.save(CATEGORIES, order, SYSTEM);
 
     let comments = 0;
     for (const demo of DEMO_POSTS) {
-      const post = tx.create(Post, {
+      const data = {
         title: demo.title,
         slug: demo.slug,
         excerpt: demo.excerpt,
         content: demoContent(demo),
         status: demo.status,
-        published_at: demo.daysAgo === undefined ? null : new Date(now.getTime() - demo.daysAgo * 86_400_000),
+        published_at: demo.daysAgo === undefined ? null : new Date(now.getTime() - demo.daysAgo * 86_400_000).toISOString(),
         tags: demo.tags,
         categories: demo.categories.map((slug) => bySlug.get(slug)!),
-        author: authorId === null ? null : tx.getReference(Admin, authorId),
-      });
+        author: authorId,
+      };
+      const post = (await tx.create(POSTS, { data }, SYSTEM)).data.id as number;
       for (const comment of demo.comments ?? []) {
-        tx.create(Comment, { post, ...comment });
+        await tx.relations.create(POSTS, { parentId: post, relation: 'comments', data: comment }, SYSTEM);
         comments += 1;
       }
     }
-    await tx.flush();
     return { seeded: true, categories: bySlug.size, posts: DEMO_POSTS.length, comments };
   });
 }

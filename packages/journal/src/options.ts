@@ -38,6 +38,7 @@ export function resolveJournalOptions(options: JournalOptions = {}): ResolvedJou
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '')
       throw ConfigError.at(
+        'plugin_option_invalid',
         { plugin: PLUGIN, key: 'siteUrl' },
         'must be an http(s) URL without query or fragment',
         'For example `siteUrl: "https://example.com/blog"`.',
@@ -46,7 +47,12 @@ export function resolveJournalOptions(options: JournalOptions = {}): ResolvedJou
   }
   const allow = options.typesense?.allowPrivateAddresses;
   if (allow !== undefined && typeof allow !== 'boolean')
-    throw ConfigError.at({ plugin: PLUGIN, key: 'typesense.allowPrivateAddresses' }, 'must be true or false', 'Leave it out for false.');
+    throw ConfigError.at(
+      'plugin_option_invalid',
+      { plugin: PLUGIN, key: 'typesense.allowPrivateAddresses' },
+      'must be true or false',
+      'Leave it out for false.',
+    );
   if (allow) resolved.policy = Object.freeze({ allowPrivateAddresses: true });
   return resolved;
 }

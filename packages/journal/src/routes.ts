@@ -2,6 +2,7 @@ import type { PluginRouteDefinition, PluginRouteOpenApi } from '@cms/admin-core'
 import { rssFeed } from './feed/rss.ts';
 import { MEDIA_UPLOAD_FIELD, MEDIA_UPLOAD_MAX_BYTES, uploadMedia } from './media/upload.ts';
 import type { ResolvedJournalOptions } from './options.ts';
+import { JOURNAL_PERMISSIONS } from './permissions.ts';
 
 /**
  * The journal's routes outside the admin prefix (docs/journal.md): the media upload, for a
@@ -90,7 +91,7 @@ export const journalRoutes = (options: Pick<ResolvedJournalOptions, 'siteUrl'>):
     method: 'POST',
     path: '/_journal/api/v1/media/upload',
     auth: 'backend',
-    permissions: ['cms.journal.access_posts'],
+    permissions: [JOURNAL_PERMISSIONS.accessPosts],
     body: 'multipart',
     upload: { field: MEDIA_UPLOAD_FIELD, maxBytes: MEDIA_UPLOAD_MAX_BYTES },
     handler: uploadMedia,

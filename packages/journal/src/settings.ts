@@ -1,109 +1,9 @@
-import type { SettingsDefinition, StringTable } from '@cms/admin-core';
+import { defineStrings, type SettingsDefinition } from '@cms/admin-core';
+import { JOURNAL_PERMISSIONS } from './permissions.ts';
 import { hostRefusal, PUBLIC_ADDRESSES_ONLY, type AddressPolicy } from './search/address.ts';
 
-/** The settings code of the journal (`/settings/journal`); plugin code reads it with `core.settings.values(JOURNAL_SETTINGS)`. */
-export const JOURNAL_SETTINGS = 'journal';
-
-/**
- * The `journal` settings (docs/settings.md): the RSS feed's title, description, site link and
- * length (docs/journal.md, "RSS feed"), and the search-engine gate. `search_use_typesense` is a
- * `switch` (the core's yes/no type; docs/field-types.md, "switch and checkbox"): it stores a JSON
- * boolean, default `false` (the gate is off until an admin turns it on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
- * supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
- * The permission code is written out: `plugin.ts` imports this file, so importing
- * `JOURNAL_PERMISSIONS` back from it would be a cycle. `typesense_url` is checked on save against
- * the host's address policy (docs/journal.md, "The engine's address").
- */
-export const journalSettingsFor = (policy: AddressPolicy): Record<string, SettingsDefinition> => ({
-  [JOURNAL_SETTINGS]: {
-    label: 'cms.journal::settings.label',
-    description: 'cms.journal::settings.description',
-    category: 'cms.journal::settings.category',
-    icon: 'icon-pencil',
-    keywords: ['cms.journal::settings.keywords.rss', 'cms.journal::settings.keywords.search'],
-    order: 300,
-    permissions: ['cms.journal.access_settings'],
-    form: {
-      fields: {
-        rss_title: {
-          type: 'text',
-          label: 'cms.journal::settings.fields.rss_title',
-          tab: 'cms.journal::settings.tabs.rss',
-          default: 'Journal',
-        },
-        rss_description: {
-          type: 'textarea',
-          label: 'cms.journal::settings.fields.rss_description',
-          tab: 'cms.journal::settings.tabs.rss',
-          default: '',
-        },
-        rss_link: {
-          type: 'text',
-          label: 'cms.journal::settings.fields.rss_link',
-          comment: 'cms.journal::settings.fields.rss_link_comment',
-          tab: 'cms.journal::settings.tabs.rss',
-          attributes: { placeholder: 'https://example.com/blog' },
-        },
-        rss_limit: {
-          type: 'number',
-          label: 'cms.journal::settings.fields.rss_limit',
-          comment: 'cms.journal::settings.fields.rss_limit_comment',
-          tab: 'cms.journal::settings.tabs.rss',
-          default: 20,
-          // Enforced on save and served in the form (docs/field-types.md, "number").
-          min: 1,
-          max: 100,
-          step: 1,
-        },
-        search_use_typesense: {
-          type: 'switch',
-          label: 'cms.journal::settings.fields.search_use_typesense',
-          comment: 'cms.journal::settings.fields.search_use_typesense_comment',
-          tab: 'cms.journal::settings.tabs.search',
-          default: false,
-        },
-        typesense_url: {
-          type: 'text',
-          label: 'cms.journal::settings.fields.typesense_url',
-          tab: 'cms.journal::settings.tabs.search',
-          attributes: { placeholder: 'https://search.example.com' },
-          validate: (value) => typesenseUrlRefusal(value, policy),
-        },
-        typesense_api_key: {
-          type: 'password',
-          label: 'cms.journal::settings.fields.typesense_api_key',
-          comment: 'cms.journal::settings.fields.typesense_api_key_comment',
-          tab: 'cms.journal::settings.tabs.search',
-        },
-      },
-      // The stored key goes only to the server it was entered for: a new URL needs the key again.
-      bindSecrets: { typesense_api_key: ['typesense_url'] },
-    },
-  },
-});
-
-/** The settings of the journal with the default policy (no loopback or private engine address). */
-export const journalSettings = journalSettingsFor(PUBLIC_ADDRESSES_ONLY);
-
-/**
- * Save-time check of `typesense_url` (docs/journal.md, "The engine's address"): empty, or an
- * http(s) URL whose host (an IP literal, or every address its name resolves to) the policy allows.
- * Answers the refusal's string key. Requests check the resolved address again.
- */
-export async function typesenseUrlRefusal(value: unknown, policy: AddressPolicy): Promise<string | undefined> {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    return 'cms.journal::settings.typesense_url.invalid';
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return 'cms.journal::settings.typesense_url.invalid';
-  const refusal = await hostRefusal(url.hostname, policy);
-  return refusal === undefined ? undefined : `cms.journal::settings.typesense_url.${refusal}`;
-}
-
-export const settingsStrings: StringTable = {
+/** The settings' strings, with typed keys (docs/strings.md, "Typed keys"): `s('settings.lable')` does not compile. */
+const strings = defineStrings('cms.journal', {
   en: {
     'settings.label': 'Journal',
     'settings.description': 'RSS feed and search engine of the journal.',
@@ -160,4 +60,115 @@ export const settingsStrings: StringTable = {
     'settings.fields.typesense_api_key_comment':
       'Wird verschlüsselt gespeichert und nie wieder angezeigt. Ist die Umgebungsvariable TYPESENSE_API_KEY gesetzt, wird sie stattdessen verwendet.',
   },
-};
+});
+const { s } = strings;
+/** The settings' table, merged into the plugin's by `plugin.ts`. */
+export const settingsStrings = strings.table;
+/** The refusals of `typesense_url`, keys only code uses (docs/strings.md, "Checked at start-up"). */
+export const settingsCodeStrings = [
+  s('settings.typesense_url.invalid'),
+  s('settings.typesense_url.never'),
+  s('settings.typesense_url.private'),
+  s('settings.typesense_url.unresolved'),
+];
+
+/** The settings code of the journal (`/settings/journal`); plugin code reads it with `core.settings.values(JOURNAL_SETTINGS)`. */
+export const JOURNAL_SETTINGS = 'journal';
+
+/**
+ * The `journal` settings (docs/settings.md): the RSS feed's title, description, site link and
+ * length (docs/journal.md, "RSS feed"), and the search-engine gate. `search_use_typesense` is a
+ * `switch` (the core's yes/no type; docs/field-types.md, "switch and checkbox"): it stores a JSON
+ * boolean, default `false` (the gate is off until an admin turns it on). `typesense_api_key` is a password field, so a write-only secret sealed at rest; a host
+ * supplies it from `TYPESENSE_API_KEY` through `settings.env.journal` (state `env`).
+ * `typesense_url` is checked on save against
+ * the host's address policy (docs/journal.md, "The engine's address").
+ */
+export const journalSettingsFor = (policy: AddressPolicy): Record<string, SettingsDefinition> => ({
+  [JOURNAL_SETTINGS]: {
+    label: s('settings.label'),
+    description: s('settings.description'),
+    category: s('settings.category'),
+    icon: 'icon-pencil',
+    keywords: [s('settings.keywords.rss'), s('settings.keywords.search')],
+    order: 300,
+    permissions: [JOURNAL_PERMISSIONS.accessSettings],
+    form: {
+      fields: {
+        rss_title: {
+          type: 'text',
+          label: s('settings.fields.rss_title'),
+          tab: s('settings.tabs.rss'),
+          default: 'Journal',
+        },
+        rss_description: {
+          type: 'textarea',
+          label: s('settings.fields.rss_description'),
+          tab: s('settings.tabs.rss'),
+          default: '',
+        },
+        rss_link: {
+          type: 'text',
+          label: s('settings.fields.rss_link'),
+          comment: s('settings.fields.rss_link_comment'),
+          tab: s('settings.tabs.rss'),
+          attributes: { placeholder: 'https://example.com/blog' },
+        },
+        rss_limit: {
+          type: 'number',
+          label: s('settings.fields.rss_limit'),
+          comment: s('settings.fields.rss_limit_comment'),
+          tab: s('settings.tabs.rss'),
+          default: 20,
+          // Enforced on save and served in the form (docs/field-types.md, "number").
+          min: 1,
+          max: 100,
+          step: 1,
+        },
+        search_use_typesense: {
+          type: 'switch',
+          label: s('settings.fields.search_use_typesense'),
+          comment: s('settings.fields.search_use_typesense_comment'),
+          tab: s('settings.tabs.search'),
+          default: false,
+        },
+        typesense_url: {
+          type: 'text',
+          label: s('settings.fields.typesense_url'),
+          tab: s('settings.tabs.search'),
+          attributes: { placeholder: 'https://search.example.com' },
+          validate: (value) => typesenseUrlRefusal(value, policy),
+        },
+        typesense_api_key: {
+          type: 'password',
+          label: s('settings.fields.typesense_api_key'),
+          comment: s('settings.fields.typesense_api_key_comment'),
+          tab: s('settings.tabs.search'),
+        },
+      },
+      // The stored key goes only to the server it was entered for: a new URL needs the key again.
+      bindSecrets: { typesense_api_key: ['typesense_url'] },
+    },
+  },
+});
+
+/** The settings of the journal with the default policy (no loopback or private engine address). */
+export const journalSettings = journalSettingsFor(PUBLIC_ADDRESSES_ONLY);
+
+/**
+ * Save-time check of `typesense_url` (docs/journal.md, "The engine's address"): empty, or an
+ * http(s) URL whose host (an IP literal, or every address its name resolves to) the policy allows.
+ * Answers the refusal's string key. Requests check the resolved address again.
+ */
+export async function typesenseUrlRefusal(value: unknown, policy: AddressPolicy): Promise<string | undefined> {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return s('settings.typesense_url.invalid');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return s('settings.typesense_url.invalid');
+  const refusal = await hostRefusal(url.hostname, policy);
+  return refusal === undefined ? undefined : s(`settings.typesense_url.${refusal}`);
+}

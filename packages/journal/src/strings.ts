@@ -1,9 +1,11 @@
-import { mergeStringTables, type StringTable } from '@cms/admin-core';
-import { postActionStrings } from './controllers/post-actions.ts';
-import { postPartialStrings } from './controllers/post-partials.ts';
-import { settingsStrings } from './settings.ts';
+import { defineStrings } from '@cms/admin-core';
 
-const baseStrings: StringTable = {
+/**
+ * The journal's strings of its permissions, navigation, controllers and media upload, with typed
+ * keys: `s('posts.titel')` does not compile (docs/strings.md, "Typed keys"). The action, partial
+ * and settings strings live next to their code, each with its own `s`; `plugin.ts` merges the tables.
+ */
+export const journalStrings = defineStrings('cms.journal', {
   en: {
     'plugin.description': 'A blog: posts, categories, comments, media and an RSS feed.',
     'permissions.tab': 'Journal',
@@ -107,7 +109,5 @@ const baseStrings: StringTable = {
     'categories.fields.sort_order': 'Reihenfolge',
     'categories.no_parent': '— Oberste Ebene —',
   },
-};
-
-/** Every string of the plugin; features keep their own tables beside their code. */
-export const journalStrings: StringTable = mergeStringTables(baseStrings, postActionStrings, postPartialStrings, settingsStrings);
+});
+export const { s } = journalStrings;

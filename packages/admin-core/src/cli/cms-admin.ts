@@ -57,7 +57,10 @@ async function loadConfig(file: string): Promise<AdminConfig> {
   const exported = loaded.default ?? loaded.config;
   const config = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   if (typeof config !== 'object' || config === null) {
-    throw new ConfigError(`${file} exports no configuration: export the object passed to createAdmin as its default export.`);
+    throw new ConfigError(
+      'cli_config_missing',
+      `${file} exports no configuration: export the object passed to createAdmin as its default export.`,
+    );
   }
   return config as AdminConfig;
 }
@@ -67,7 +70,8 @@ async function password(flags: Map<string, string | true>, env: NodeJS.ProcessEn
   if (env.CMS_ADMIN_PASSWORD) return env.CMS_ADMIN_PASSWORD;
   if (!terminal.stdin.isTTY) throw new UsageError('no password: set CMS_ADMIN_PASSWORD, pass --password-stdin, or run on a terminal');
   const first = await ask(terminal, 'Password: ', true);
-  if ((await ask(terminal, 'Password (again): ', true)) !== first) throw new ConfigError('The two passwords differ; nothing was created.');
+  if ((await ask(terminal, 'Password (again): ', true)) !== first)
+    throw new ConfigError('cli_passwords_differ', 'The two passwords differ; nothing was created.');
   return first;
 }
 
@@ -122,9 +126,10 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, terminal: Te
       say(USAGE);
       return 2;
     }
+    // A start-up error is the user's to fix: its code and message, no stack (docs/errors.md, "Start-up errors").
     say(
       error instanceof ConfigError
-        ? error.message
+        ? `cms-admin: ${String(error)}`
         : `cms-admin: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
     return 1;

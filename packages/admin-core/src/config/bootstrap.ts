@@ -12,11 +12,21 @@ import { ConfigError } from './errors.ts';
 export function resolveBootstrap(bootstrap: unknown): SuperuserInput | undefined {
   if (bootstrap === undefined) return undefined;
   if (!isObject(bootstrap)) {
-    throw ConfigError.at({ key: 'bootstrap' }, 'must be an object', 'For example `bootstrap: { superuser: { login, email, password } }`.');
+    throw ConfigError.at(
+      'config_value_invalid',
+      { key: 'bootstrap' },
+      'must be an object',
+      'For example `bootstrap: { superuser: { login, email, password } }`.',
+    );
   }
   for (const key of Object.keys(bootstrap)) {
     if (key !== 'superuser')
-      throw ConfigError.at({ key: `bootstrap.${key}` }, 'unknown configuration key', 'Known keys: bootstrap.superuser.');
+      throw ConfigError.at(
+        'config_key_unknown',
+        { key: `bootstrap.${key}` },
+        'unknown configuration key',
+        'Known keys: bootstrap.superuser.',
+      );
   }
   const superuser = bootstrap.superuser;
   if (superuser === undefined) return undefined;
@@ -43,4 +53,9 @@ const SUPERUSER_KEYS = ['login', 'email', 'password', 'first_name', 'last_name']
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const refusal = (key: string, problem: string) =>
-  ConfigError.at({ key }, problem, 'The first superuser needs a login, an email address and a password of at least 8 characters.');
+  ConfigError.at(
+    'bootstrap_superuser_invalid',
+    { key },
+    problem,
+    'The first superuser needs a login, an email address and a password of at least 8 characters.',
+  );

@@ -45,12 +45,15 @@ const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * The answer is frozen (see the end of the function for what is copied).
  */
 export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinition> {
-  if (typeof config !== 'object' || config === null) throw new ConfigError('createAdmin needs a configuration object.');
+  if (typeof config !== 'object' || config === null)
+    throw new ConfigError('config_not_object', 'createAdmin needs a configuration object.');
   for (const key of Object.keys(config)) {
-    if (!KNOWN_KEYS.has(key)) throw ConfigError.at({ key }, 'unknown configuration key', `Known keys: ${[...KNOWN_KEYS].join(', ')}.`);
+    if (!KNOWN_KEYS.has(key))
+      throw ConfigError.at('config_key_unknown', { key }, 'unknown configuration key', `Known keys: ${[...KNOWN_KEYS].join(', ')}.`);
   }
   if (typeof config.secret !== 'string' || config.secret.length < 32) {
     throw ConfigError.at(
+      'config_secret_short',
       { key: 'secret' },
       'the secret is missing or shorter than 32 characters',
       'Pass a random string of at least 32 characters (for example `openssl rand -base64 48`).',
@@ -58,6 +61,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   }
   if (config.production !== undefined && typeof config.production !== 'boolean') {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'production' },
       'must be a boolean',
       'Pass `production: true` when the host runs in production (a string such as "true" is not read).',
@@ -66,26 +70,39 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const production = config.production === true;
   const backend = config.backend ?? {};
   if (typeof backend !== 'object' || Array.isArray(backend)) {
-    throw ConfigError.at({ key: 'backend' }, 'must be an object', 'For example `backend: { uri: "/backend" }`.');
+    throw ConfigError.at('config_value_invalid', { key: 'backend' }, 'must be an object', 'For example `backend: { uri: "/backend" }`.');
   }
   for (const key of Object.keys(backend)) {
     if (key !== 'uri' && key !== 'cookie_secure')
-      throw ConfigError.at({ key: `backend.${key}` }, 'unknown configuration key', 'Known keys: backend.uri, backend.cookie_secure.');
+      throw ConfigError.at(
+        'config_key_unknown',
+        { key: `backend.${key}` },
+        'unknown configuration key',
+        'Known keys: backend.uri, backend.cookie_secure.',
+      );
   }
   const uri = backend.uri ?? '/backend';
   if (typeof uri !== 'string' || !/^\/[A-Za-z0-9_\-/]*$/.test(uri) || uri.includes('//') || (uri.length > 1 && uri.endsWith('/'))) {
     throw ConfigError.at(
+      'config_prefix_invalid',
       { key: 'backend.uri' },
       `"${String(uri)}" is not a valid prefix`,
       'Use a path such as "/backend": a leading slash, no trailing slash, letters, digits, "-", "_" and "/".',
     );
   }
   if (uri === '/')
-    throw ConfigError.at({ key: 'backend.uri' }, 'the admin cannot be mounted at the root', 'Use a prefix such as "/backend".');
+    throw ConfigError.at(
+      'config_prefix_invalid',
+      { key: 'backend.uri' },
+      'the admin cannot be mounted at the root',
+      'Use a prefix such as "/backend".',
+    );
   const cookieSecure = backend.cookie_secure ?? true;
-  if (typeof cookieSecure !== 'boolean') throw ConfigError.at({ key: 'backend.cookie_secure' }, 'must be a boolean', 'Use true or false.');
+  if (typeof cookieSecure !== 'boolean')
+    throw ConfigError.at('config_value_invalid', { key: 'backend.cookie_secure' }, 'must be a boolean', 'Use true or false.');
   if (!cookieSecure && production) {
     throw ConfigError.at(
+      'config_cookie_insecure',
       { key: 'backend.cookie_secure' },
       'an insecure session cookie is refused in production',
       'Remove `cookie_secure: false`, or serve the admin over HTTPS.',
@@ -97,6 +114,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
     (!isEmbedded(config.database) && typeof (config.database as { url?: unknown }).url !== 'string')
   ) {
     throw ConfigError.at(
+      'config_database_missing',
       { key: 'database' },
       'no database configured',
       'Pass `database: { url: "postgres://…" }` or `database: { embedded: { dataDir } }`.',
@@ -104,21 +122,37 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   }
   const locales = config.locales ?? ['en'];
   if (!Array.isArray(locales) || locales.length === 0 || !locales.every((l) => typeof l === 'string' && LOCALE.test(l))) {
-    throw ConfigError.at({ key: 'locales' }, 'must be a non-empty list of locale codes', 'For example ["en", "de"].');
+    throw ConfigError.at(
+      'config_value_invalid',
+      { key: 'locales' },
+      'must be a non-empty list of locale codes',
+      'For example ["en", "de"].',
+    );
   }
   const twice = locales.find((l, i) => locales.findIndex((o) => o.toLowerCase() === l.toLowerCase()) !== i);
-  if (twice) throw ConfigError.at({ key: 'locales' }, `"${twice}" is listed twice`, 'List each locale once.');
+  if (twice) throw ConfigError.at('config_locale_duplicate', { key: 'locales' }, `"${twice}" is listed twice`, 'List each locale once.');
   const fallbackLocale = config.fallbackLocale ?? (locales.includes('en') ? 'en' : locales[0]!);
   if (!locales.includes(fallbackLocale)) {
-    throw ConfigError.at({ key: 'fallbackLocale' }, `"${fallbackLocale}" is not one of the locales`, `Use one of: ${locales.join(', ')}.`);
+    throw ConfigError.at(
+      'config_fallback_locale_unknown',
+      { key: 'fallbackLocale' },
+      `"${fallbackLocale}" is not one of the locales`,
+      `Use one of: ${locales.join(', ')}.`,
+    );
   }
   const ttl = config.sessionTtlSeconds ?? 3600;
   if (!Number.isSafeInteger(ttl) || ttl < 60 || ttl > 30 * 86400) {
-    throw ConfigError.at({ key: 'sessionTtlSeconds' }, 'must be a whole number of seconds from 60 to 2592000', 'The default is 3600.');
+    throw ConfigError.at(
+      'config_value_invalid',
+      { key: 'sessionTtlSeconds' },
+      'must be a whole number of seconds from 60 to 2592000',
+      'The default is 3600.',
+    );
   }
   const sessionCache = config.sessionCacheSeconds ?? 5;
   if (!Number.isSafeInteger(sessionCache) || sessionCache < 0 || sessionCache > 60) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'sessionCacheSeconds' },
       'must be a whole number of seconds from 0 to 60',
       'The default is 5; 0 turns the session cache off.',
@@ -129,6 +163,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
     const rule = throttle[name];
     if (!rule || !Number.isSafeInteger(rule.max) || rule.max < 1 || !Number.isSafeInteger(rule.windowSeconds) || rule.windowSeconds < 1) {
       throw ConfigError.at(
+        'config_value_invalid',
         { key: `throttle.${name}` },
         'needs whole numbers `max` and `windowSeconds` of at least 1',
         'For example { max: 5, windowSeconds: 900 }.',
@@ -138,6 +173,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const formSessionMaxAge = config.formSessionMaxAgeSeconds ?? 86400;
   if (!Number.isSafeInteger(formSessionMaxAge) || formSessionMaxAge < 60 || formSessionMaxAge > 30 * 86400) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'formSessionMaxAgeSeconds' },
       'must be a whole number of seconds from 60 to 2592000',
       'The default is 86400 (24 hours).',
@@ -146,6 +182,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const maxPendingBytes = config.formSessionMaxPendingBytes ?? 100 * 1024 * 1024;
   if (!Number.isSafeInteger(maxPendingBytes) || maxPendingBytes < 0) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'formSessionMaxPendingBytes' },
       'must be a whole number of bytes, 0 or more',
       'The default is 104857600 (100 MiB) per admin; 0 refuses uploads under a form session key (docs/files.md, "Pending uploads").',
@@ -154,6 +191,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const maxCreated = config.formSessionMaxCreated ?? 100;
   if (!Number.isSafeInteger(maxCreated) || maxCreated < 1 || maxCreated > 10_000) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'formSessionMaxCreated' },
       'must be a whole number from 1 to 10000',
       'The default is 100 children created per form session key before its save (docs/relations.md, "Limits").',
@@ -162,6 +200,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const exactCountLimit = config.exactCountLimit ?? 100_000;
   if (!Number.isSafeInteger(exactCountLimit) || exactCountLimit < 0) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'exactCountLimit' },
       'must be a whole number of rows, 0 or more',
       'The default is 100000; Number.MAX_SAFE_INTEGER counts every list exactly (docs/performance.md, "Counts").',
@@ -170,6 +209,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const countCache = config.countCacheSeconds ?? 60;
   if (!Number.isSafeInteger(countCache) || countCache < 0 || countCache > 3600) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'countCacheSeconds' },
       'must be a whole number of seconds from 0 to 3600',
       'The default is 60; 0 turns the list count cache off (docs/performance.md, "The count cache").',
@@ -178,6 +218,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const themes = config.themes ?? ['light', 'dark', 'auto'];
   if (!Array.isArray(themes) || themes.length === 0 || !themes.every((theme) => typeof theme === 'string' && theme !== '')) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'themes' },
       'must be a non-empty list of theme names',
       'For example ["light", "dark", "auto"], or leave it out.',
@@ -186,13 +227,15 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
   const openapi = config.openapi ?? 'authenticated';
   if (openapi !== 'public' && openapi !== 'authenticated' && openapi !== false) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'openapi' },
       `${JSON.stringify(openapi)} is not 'public', 'authenticated' or false`,
       "Use 'authenticated' (the default: signed-in admins), 'public' (anyone) or false (no document).",
     );
   }
   const plugins = config.plugins ?? [];
-  if (!Array.isArray(plugins)) throw ConfigError.at({ key: 'plugins' }, 'must be a list', 'Pass `plugins: [journalPlugin, …]`.');
+  if (!Array.isArray(plugins))
+    throw ConfigError.at('config_value_invalid', { key: 'plugins' }, 'must be a list', 'Pass `plugins: [journalPlugin, …]`.');
   const logger = config.logger ?? consoleLogger;
   if (
     typeof logger !== 'object' ||
@@ -200,6 +243,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
     !(['info', 'warn', 'error'] as const).every((level) => typeof logger[level] === 'function')
   ) {
     throw ConfigError.at(
+      'config_value_invalid',
       { key: 'logger' },
       'needs the methods info, warn and error',
       'Pass an object such as `{ info, warn, error }` (pino and console-style loggers fit), or leave it out.',

@@ -96,6 +96,7 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST' || attempt > 0) {
         throw ConfigError.at(
+          code === 'EEXIST' ? 'database_dir_locked' : 'database_dir_unwritable',
           { key: 'database.embedded.dataDir' },
           code === 'EEXIST'
             ? `cannot take the lock "${path}": another process took it at the same moment`
@@ -106,6 +107,7 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
       const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
       if (held.has(path) || (pid > 0 && pid !== process.pid && isAlive(pid))) {
         throw ConfigError.at(
+          'database_dir_locked',
           { key: 'database.embedded.dataDir' },
           `the data directory "${dataDir}" is in use by process ${held.has(path) ? process.pid : pid}; stop it first`,
           `Two processes writing one embedded database lose data. Stop the other process (a running host, or cms-admin), then try again; if no such process runs, delete "${path}".`,
@@ -137,6 +139,7 @@ async function ensureDataDir(dataDir: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw ConfigError.at(
+      'database_dir_unwritable',
       { key: 'database.embedded.dataDir' },
       `cannot create the data directory "${dataDir}" (${code})`,
       'Pass a directory the process may create and write, or create it beforehand.',

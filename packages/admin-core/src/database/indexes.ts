@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../config/resolved.ts';
+import { quoteIdent, quoteLiteral } from './sql.ts';
 
 /**
  * Indexes of lists at scale (docs/performance.md, "Lists at scale"), for a plugin migration:
@@ -18,7 +19,7 @@ import type { Logger } from '../config/resolved.ts';
 const ident = (name: string) => {
   if (typeof name !== 'string' || name === '' || name.includes('\u0000'))
     throw new Error(`not a table or column name: ${JSON.stringify(name)}`);
-  return `"${name.replace(/"/g, '""')}"`;
+  return quoteIdent(name);
 };
 
 /** PostgreSQL cuts names at 63 bytes; a long one keeps its start and gets a hash of the whole. */
@@ -41,8 +42,6 @@ export const searchIndexName = (table: string, column: string) => indexName(tabl
 /** The name of the `(column, id)` index `sortIndexes` gives `table.column`. */
 export const sortIndexName = (table: string, column: string) => indexName(table, column, 'id');
 
-const literal = (sql: string) => `'${sql.replace(/'/g, "''")}'`;
-
 /**
  * Trigram GIN indexes (`gin_trgm_ops`) of the searchable text columns of a list, so that its
  * case-insensitive substring search (`column ilike '%term%'`) is an index scan for terms of three
@@ -55,14 +54,14 @@ const literal = (sql: string) => `'${sql.replace(/'/g, "''")}'`;
 export function searchIndexes(table: string, columns: readonly string[]): string {
   const creates = columns.map(
     (column) =>
-      `execute ${literal(`create index if not exists ${ident(searchIndexName(table, column))} on ${ident(table)} using gin (${ident(column)} gin_trgm_ops)`)};`,
+      `execute ${quoteLiteral(`create index if not exists ${ident(searchIndexName(table, column))} on ${ident(table)} using gin (${ident(column)} gin_trgm_ops)`)};`,
   );
   return `do $cms$
 begin
   begin
     create extension if not exists pg_trgm;
   exception when others then
-    raise warning 'pg_trgm is not available (%): % is searched without trigram indexes', sqlerrm, ${literal(table)};
+    raise warning 'pg_trgm is not available (%): % is searched without trigram indexes', sqlerrm, ${quoteLiteral(table)};
   end;
   if exists (select 1 from pg_extension where extname = 'pg_trgm') then
     ${creates.join('\n    ')}

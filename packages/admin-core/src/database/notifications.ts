@@ -11,6 +11,8 @@
  * every notification of a transaction committed before it was sent has been handled.
  */
 
+import { quoteIdent } from './sql.ts';
+
 /** What a subscriber hears: notifications, and whether it is listening at all. */
 export interface NotificationHandlers {
   /** A notification on the channel, with its payload. */
@@ -66,8 +68,6 @@ const DEFAULT_TIMING: ListenerTiming = { backoffMs: 100, maxBackoffMs: 5000, hea
 
 /** The `application_name` of the listening connection, so an operator can tell it in `pg_stat_activity`. */
 export const LISTENER_APPLICATION_NAME = 'cms-admin-listener';
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * The admin's one listening connection on the PostgreSQL server, made with the pool's own options

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { MikroORM, type EntityManager, type EntitySchema, type MigrationObject, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { isEmbedded, type DatabaseConfig } from './config.ts';
@@ -11,6 +10,7 @@ import {
   type NotificationListener,
   type PgPool,
 } from './notifications.ts';
+import { PreparedStatements } from './prepared.ts';
 
 export interface Database {
   orm: MikroORM;
@@ -26,19 +26,13 @@ export interface Database {
   /**
    * Runs a statement without parameters, on the server as a named prepared statement of the
    * pool's connection, planned once per connection (docs/performance.md, "Where the time goes");
-   * inside a transaction, on the embedded database, or past `PREPARED_MAX` texts, through `em`.
+   * inside a transaction, on the embedded database, or past the most texts named, through `em`.
    */
   prepared<T = Record<string, unknown>>(em: EntityManager, sql: string): Promise<T[]>;
+  /** The prepared statements behind `prepared`, shared with the guard's lookups (`auth/service.ts`). */
+  statements: PreparedStatements;
   close(): Promise<void>;
 }
-
-/** The part of the `pg` pool behind the ORM that `prepared` uses. */
-interface NativePool {
-  query(config: { name: string; text: string }): Promise<{ rows: unknown[] }>;
-}
-
-/** Distinct statement texts one admin prepares at most: each connection of its pool holds its own plans. */
-const PREPARED_MAX = 200;
 
 export interface OpenDatabaseOptions {
   entities: EntitySchema<any, any>[];
@@ -65,7 +59,6 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
   const relay = embedded ? new EmbeddedNotifications() : undefined;
   const listeners = new Set<NotificationListener>();
   let serverListener: Promise<ServerListener> | undefined;
-  const preparedNames = new Map<string, string>();
   let orm: MikroORM;
   try {
     orm = await MikroORM.init({
@@ -99,9 +92,11 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
     await embedded?.close();
     throw error;
   }
+  const statements = new PreparedStatements(orm, { embedded: Boolean(embedded), onQuery: options.onQuery });
   return {
     orm,
     embedded: Boolean(embedded),
+    statements,
     async migrate() {
       const ran = await orm.migrator.up();
       return ran.map((m) => m.name);
@@ -129,25 +124,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
         },
       };
     },
-    async prepared<T>(em: EntityManager, sql: string): Promise<T[]> {
-      let name = preparedNames.get(sql);
-      if (name === undefined && !embedded && preparedNames.size < PREPARED_MAX) {
-        name = `cms_q_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
-        preparedNames.set(sql, name);
-      }
-      if (!name || embedded || em.isInTransaction()) return em.execute<T[]>(sql);
-      options.onQuery?.(sql);
-      const pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<NativePool> }).getNativeClient();
-      try {
-        return (await pool.query({ name, text: sql })).rows as T[];
-      } catch (error) {
-        // A column's type changed under a connection's plan (another instance migrated): that
-        // prepared statement fails from now on, so the text is never prepared again.
-        if ((error as { code?: unknown }).code !== '0A000') throw error;
-        preparedNames.set(sql, '');
-        return em.execute<T[]>(sql);
-      }
-    },
+    prepared: (em, sql) => statements.run(em, sql),
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()));
       listeners.clear();

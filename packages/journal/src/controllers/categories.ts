@@ -1,13 +1,13 @@
 import { defineController } from '@cms/admin-core';
 import { Category } from '../entities/index.ts';
-
-const s = (key: string) => `cms.journal::${key}`;
+import { JOURNAL_PERMISSIONS } from '../permissions.ts';
+import { s } from '../strings.ts';
 
 /** `cms/journal/categories`: a tree of categories, reordered by drag and drop (docs/reorder.md). */
 export const categoriesController = defineController({
   name: 'categories',
   entity: Category,
-  permissions: ['cms.journal.access_categories'],
+  permissions: [JOURNAL_PERMISSIONS.accessCategories],
   list: {
     title: s('categories.title'),
     columns: {

@@ -1,13 +1,52 @@
-import { defineActions, type ActionContext, type StringTable } from '@cms/admin-core';
+import { defineActions, defineStrings, type ActionContext } from '@cms/admin-core';
 import { Post, type IPost } from '../entities/index.ts';
 import type { AddressPolicy } from '../search/address.ts';
 import { indexAfterCommit, postDocument, searchTarget } from '../search/gate.ts';
 import { searchQueue } from '../search/queue.ts';
 import { importPosts } from '../search/typesense.ts';
 import { JOURNAL_SETTINGS } from '../settings.ts';
+import { JOURNAL_PERMISSIONS } from '../permissions.ts';
 
-const PUBLISH_POSTS = 'cms.journal.publish_posts';
-const s = (key: string) => `cms.journal::${key}`;
+const PUBLISH_POSTS = JOURNAL_PERMISSIONS.publishPosts;
+
+/** The actions' strings, with typed keys (docs/strings.md, "Typed keys"). */
+const strings = defineStrings('cms.journal', {
+  en: {
+    'posts.actions.publish': 'Publish',
+    'posts.actions.published': 'The post “{title}” is published.',
+    'posts.actions.archive': 'Archive',
+    'posts.actions.archive_confirm': 'Archive this post? It stays in the list but is no longer public.',
+    'posts.actions.archived': 'The post “{title}” is archived.',
+    'posts.actions.bulk_publish_confirm': 'Publish the selected posts?',
+    'posts.actions.bulk_published': { one: '{count} post was published.', other: '{count} posts were published.' },
+    'posts.actions.reindex': 'Rebuild search index',
+    'posts.actions.reindex_off': 'The search engine is turned off in the journal settings: there is nothing to index.',
+    'posts.actions.reindexed': '{count} of {total} published posts sent to the search index (batches: {batches}).',
+  },
+  de: {
+    'posts.actions.publish': 'Veröffentlichen',
+    'posts.actions.published': 'Der Beitrag „{title}“ ist veröffentlicht.',
+    'posts.actions.archive': 'Archivieren',
+    'posts.actions.archive_confirm': 'Diesen Beitrag archivieren? Er bleibt in der Liste, ist aber nicht mehr öffentlich.',
+    'posts.actions.archived': 'Der Beitrag „{title}“ ist archiviert.',
+    'posts.actions.bulk_publish_confirm': 'Die ausgewählten Beiträge veröffentlichen?',
+    'posts.actions.bulk_published': { one: '{count} Beitrag wurde veröffentlicht.', other: '{count} Beiträge wurden veröffentlicht.' },
+    'posts.actions.reindex': 'Suchindex neu aufbauen',
+    'posts.actions.reindex_off': 'Die Suchmaschine ist in den Journal-Einstellungen ausgeschaltet: Es gibt nichts zu indizieren.',
+    'posts.actions.reindexed': '{count} von {total} veröffentlichten Beiträgen an den Suchindex gesendet (Pakete: {batches}).',
+  },
+});
+const { s } = strings;
+/** The actions' table, merged into the plugin's by `plugin.ts`. */
+export const postActionStrings = strings.table;
+/** Keys only the actions' code uses, for the plugin's `codeStrings` (docs/strings.md, "Checked at start-up"). */
+export const postActionCodeStrings = [
+  s('posts.actions.archived'),
+  s('posts.actions.bulk_published'),
+  s('posts.actions.published'),
+  s('posts.actions.reindex_off'),
+  s('posts.actions.reindexed'),
+];
 
 /** Publishes a post: status `published`, and `published_at` now unless it already has a date. */
 function publish(post: IPost): void {
@@ -107,30 +146,3 @@ export const postBulkActions: Array<{ name: string; label: string; confirm?: str
   { name: 'publish', label: s('posts.actions.publish'), confirm: s('posts.actions.bulk_publish_confirm') },
 ];
 export const postToolbarButtons: string[] = ['create', 'delete', 'reindex'];
-
-export const postActionStrings: StringTable = {
-  en: {
-    'posts.actions.publish': 'Publish',
-    'posts.actions.published': 'The post “{title}” is published.',
-    'posts.actions.archive': 'Archive',
-    'posts.actions.archive_confirm': 'Archive this post? It stays in the list but is no longer public.',
-    'posts.actions.archived': 'The post “{title}” is archived.',
-    'posts.actions.bulk_publish_confirm': 'Publish the selected posts?',
-    'posts.actions.bulk_published': { one: '{count} post was published.', other: '{count} posts were published.' },
-    'posts.actions.reindex': 'Rebuild search index',
-    'posts.actions.reindex_off': 'The search engine is turned off in the journal settings: there is nothing to index.',
-    'posts.actions.reindexed': '{count} of {total} published posts sent to the search index (batches: {batches}).',
-  },
-  de: {
-    'posts.actions.publish': 'Veröffentlichen',
-    'posts.actions.published': 'Der Beitrag „{title}“ ist veröffentlicht.',
-    'posts.actions.archive': 'Archivieren',
-    'posts.actions.archive_confirm': 'Diesen Beitrag archivieren? Er bleibt in der Liste, ist aber nicht mehr öffentlich.',
-    'posts.actions.archived': 'Der Beitrag „{title}“ ist archiviert.',
-    'posts.actions.bulk_publish_confirm': 'Die ausgewählten Beiträge veröffentlichen?',
-    'posts.actions.bulk_published': { one: '{count} Beitrag wurde veröffentlicht.', other: '{count} Beiträge wurden veröffentlicht.' },
-    'posts.actions.reindex': 'Suchindex neu aufbauen',
-    'posts.actions.reindex_off': 'Die Suchmaschine ist in den Journal-Einstellungen ausgeschaltet: Es gibt nichts zu indizieren.',
-    'posts.actions.reindexed': '{count} von {total} veröffentlichten Beiträgen an den Suchindex gesendet (Pakete: {batches}).',
-  },
-};

@@ -1,4 +1,32 @@
-import { partialMarkdown, type PartialConfig, type PartialContext, type StringTable } from '@cms/admin-core';
+import { defineStrings, partialMarkdown, type PartialConfig, type PartialContext } from '@cms/admin-core';
+import { s as journalString } from '../strings.ts';
+
+/** The preview's strings, with typed keys (docs/strings.md, "Typed keys"). */
+const strings = defineStrings('cms.journal', {
+  en: {
+    'posts.preview.unsaved': 'Save the post to see its preview.',
+    'posts.preview.unpublished': 'Not published yet',
+    'posts.preview.truncated': 'The preview shows the beginning of the content only.',
+  },
+  de: {
+    'posts.preview.unsaved': 'Speichern Sie den Beitrag, um die Vorschau zu sehen.',
+    'posts.preview.unpublished': 'Noch nicht veröffentlicht',
+    'posts.preview.truncated': 'Die Vorschau zeigt nur den Anfang des Inhalts.',
+  },
+});
+const { s } = strings;
+/** The preview's table, merged into the plugin's by `plugin.ts`. */
+export const postPartialStrings = strings.table;
+/** Keys only the preview's template uses, for the plugin's `codeStrings` (docs/strings.md, "Checked at start-up"). */
+export const postPartialCodeStrings = [s('posts.preview.truncated'), s('posts.preview.unpublished'), s('posts.preview.unsaved')];
+
+/** The label of each status a post can have (the column's check constraint lists the same). */
+const STATUS_LABELS = {
+  draft: journalString('posts.status.draft'),
+  published: journalString('posts.status.published'),
+  archived: journalString('posts.status.archived'),
+} as const;
+type PostStatus = keyof typeof STATUS_LABELS;
 
 /** Characters of the excerpt the preview shows (the column is unbounded text). */
 const EXCERPT_CHARS = 300;
@@ -40,7 +68,7 @@ function previewModel({ record, locale, t }: PartialContext) {
       title: String(record.title ?? ''),
       excerpt: typeof record.excerpt === 'string' ? shorten(record.excerpt.trim(), EXCERPT_CHARS) : '',
       status,
-      status_label: t(`cms.journal::posts.status.${status}`),
+      status_label: Object.hasOwn(STATUS_LABELS, status) ? t(STATUS_LABELS[status as PostStatus]) : status,
       published_at: publishedAt,
       published_label: publishedAt ? publishedLabel(publishedAt, locale) : '',
       content_html: content.html,
@@ -56,35 +84,22 @@ const PREVIEW_TEMPLATE = `
   <p class="journal-preview-meta">
     <span class="journal-preview-status journal-preview-status-{{ post.status }}">{{ post.status_label }}</span>
     {%- if post.published_at %} · <time datetime="{{ post.published_at }}">{{ post.published_label }}</time>
-    {%- else %} · <span>{{ 'cms.journal::posts.preview.unpublished' | t }}</span>{% endif %}
+    {%- else %} · <span>{{ '${s('posts.preview.unpublished')}' | t }}</span>{% endif %}
   </p>
   {%- if post.excerpt != blank %}
   <p class="journal-preview-excerpt"><em>{{ post.excerpt }}</em></p>
   {%- endif %}
   <div class="journal-preview-content">{{ post.content_html | raw }}</div>
   {%- if post.truncated %}
-  <p class="journal-preview-truncated"><small>{{ 'cms.journal::posts.preview.truncated' | t }}</small></p>
+  <p class="journal-preview-truncated"><small>{{ '${s('posts.preview.truncated')}' | t }}</small></p>
   {%- endif %}
 </div>
 {%- else -%}
-<p class="journal-preview-empty">{{ 'cms.journal::posts.preview.unsaved' | t }}</p>
+<p class="journal-preview-empty">{{ '${s('posts.preview.unsaved')}' | t }}</p>
 {%- endif -%}
 `;
 
 /** Posts' partials (docs/partials.md): `preview`, shown on the update form and the preview screen. */
 export const postPartials: Record<string, PartialConfig> = {
   preview: { form: true, template: PREVIEW_TEMPLATE, viewModel: previewModel },
-};
-
-export const postPartialStrings: StringTable = {
-  en: {
-    'posts.preview.unsaved': 'Save the post to see its preview.',
-    'posts.preview.unpublished': 'Not published yet',
-    'posts.preview.truncated': 'The preview shows the beginning of the content only.',
-  },
-  de: {
-    'posts.preview.unsaved': 'Speichern Sie den Beitrag, um die Vorschau zu sehen.',
-    'posts.preview.unpublished': 'Noch nicht veröffentlicht',
-    'posts.preview.truncated': 'Die Vorschau zeigt nur den Anfang des Inhalts.',
-  },
 };

@@ -4,11 +4,10 @@ import { postActions, postBulkActions, postToolbarButtons } from './post-actions
 import { postPartials } from './post-partials.ts';
 import type { AddressPolicy } from '../search/address.ts';
 import { searchHooks } from '../search/gate.ts';
+import { JOURNAL_PERMISSIONS } from '../permissions.ts';
+import { s } from '../strings.ts';
 
-const ACCESS_POSTS = 'cms.journal.access_posts';
-/** Publishing by a save needs what the `publish` action needs (docs/controllers.md, "Field-level write permissions"). */
-const PUBLISH_POSTS = 'cms.journal.publish_posts';
-const s = (key: string) => `cms.journal::${key}`;
+const { accessPosts, publishPosts } = JOURNAL_PERMISSIONS;
 
 /**
  * `cms/journal/posts`: the blog's posts (its actions: docs/actions.md, "The example app"). Its
@@ -19,7 +18,7 @@ export const postsController = (policy: AddressPolicy) =>
   defineController({
     name: 'posts',
     entity: Post,
-    permissions: [ACCESS_POSTS],
+    permissions: [accessPosts],
     list: {
       title: s('posts.title'),
       columns: {
@@ -69,14 +68,15 @@ export const postsController = (policy: AddressPolicy) =>
           options: { draft: s('posts.status.draft'), published: s('posts.status.published'), archived: s('posts.status.archived') },
           default: 'draft',
           tab: s('posts.tabs.manage'),
-          write: { permissions: [PUBLISH_POSTS], values: ['published'] },
+          // Publishing by a save needs what the `publish` action needs (docs/controllers.md, "Field-level write permissions").
+          write: { permissions: [publishPosts], values: ['published'] },
         },
         published_at: {
           type: 'datepicker',
           label: s('posts.fields.published_at'),
           mode: 'datetime',
           tab: s('posts.tabs.manage'),
-          write: { permissions: [PUBLISH_POSTS] },
+          write: { permissions: [publishPosts] },
         },
         tags: { type: 'taglist', label: s('posts.fields.tags'), mode: 'array', tab: s('posts.tabs.manage') },
         categories: { type: 'relation', label: s('posts.fields.categories'), nameFrom: 'name', tab: s('posts.tabs.categories') },
@@ -87,7 +87,7 @@ export const postsController = (policy: AddressPolicy) =>
           label: s('posts.fields.author'),
           nameFrom: 'login',
           emptyOption: s('posts.no_author'),
-          relationScope: () => adminsWithPermission(ACCESS_POSTS),
+          relationScope: () => adminsWithPermission(accessPosts),
           tab: s('posts.tabs.manage'),
         },
         cover_image: {

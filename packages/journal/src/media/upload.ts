@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isPlainObject, ok, Validation, type AdminResponse, type AuthedRequest, type OperationContext } from '@cms/admin-core';
 import { IMAGE_EXTENSIONS, inspectImage } from './image.ts';
 import { candidateKey, extensionMatches, extensionsOf, folderSegments, imageExtensionOf, MAX_NAME_SUFFIX, storedName } from './names.ts';
+import { s } from '../strings.ts';
 
 /** The upload size limit: 10240 kilobytes (spec limit "Media upload size"); exactly that is accepted. */
 export const MEDIA_UPLOAD_MAX_BYTES = 10240 * 1024;
@@ -9,7 +10,15 @@ export const MEDIA_UPLOAD_MAX_BYTES = 10240 * 1024;
 export const MEDIA_UPLOAD_FIELD = 'file';
 const FOLDER_FIELD = 'folder';
 const SIZE_LABEL = '10 MiB';
-const s = (key: string) => `cms.journal::${key}`;
+/** The upload's refusals, keys only code uses (docs/strings.md, "Checked at start-up"). */
+export const mediaCodeStrings = [
+  s('media.folder_characters'),
+  s('media.folder_dots'),
+  s('media.folder_invalid'),
+  s('media.folder_too_long'),
+  s('media.name_taken'),
+  s('media.type_mismatch'),
+];
 
 type EntityManager = ReturnType<OperationContext['em']>;
 
