@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { attachFile } from '@cms/admin-core';
+import type { LocalApi } from '@cms/admin-core';
 import type { AdminCore } from '@cms/admin-core/adapter';
 import { seedJournalDemo, type JournalDemoResult } from '@cms/journal';
 import { seedCatalogDemo, type CatalogDemoResult } from './plugins/catalog/demo.ts';
@@ -16,9 +16,10 @@ export interface DemoDataResult {
  * nothing when its tables already hold content) and runs in its own transaction.
  */
 export async function seedDemoData(core: AdminCore): Promise<DemoDataResult> {
-  const journal = await seedJournalDemo(core.db.orm.em.fork());
-  const catalog = await seedCatalogDemo(core.db.orm.em.fork());
-  if (journal.seeded) await attachDemoImages(core);
+  // Through the local API as the system (docs/local-api.md): the forms, hooks and audit log apply.
+  const journal = await seedJournalDemo(core.local);
+  const catalog = await seedCatalogDemo(core.local);
+  if (journal.seeded) await attachDemoImages(core.local);
   return { journal, catalog };
 }
 
@@ -28,29 +29,27 @@ const picture = (background: string) =>
     .png()
     .toBuffer();
 
-/** The first demo posts get a cover image and the first one a small gallery (docs/files.md, "Attaching from code"). */
-async function attachDemoImages(core: AdminCore): Promise<void> {
-  const posts = await core.em().execute<Array<{ id: number }>>('select id from journal_posts order by id limit 2');
+/** The first demo posts get a cover image and the first one a small gallery, uploaded as the system (docs/local-api.md, "Files"). */
+async function attachDemoImages(local: LocalApi): Promise<void> {
+  const system = { as: 'system' } as const;
+  const posts = (await local.list('cms/journal/posts', { perPage: 100 }, system)).data;
+  const first = [...posts].sort((a, b) => Number(a.id) - Number(b.id)).slice(0, 2);
   const colors = ['#1f6feb', '#2da44e', '#f5c518', '#cf222e'];
-  for (const [index, post] of posts.entries()) {
-    const recordId = Number(post.id);
-    await attachFile(core, {
-      controller: 'cms/journal/posts',
-      field: 'cover_image',
-      recordId,
-      data: await picture(colors[index]!),
-      fileName: 'cover.png',
-    });
+  for (const [index, post] of first.entries()) {
+    const target = { id: Number(post.id) };
+    await local.files.upload(
+      'cms/journal/posts',
+      { ...target, field: 'cover_image', file: { buffer: await picture(colors[index]!), name: 'cover.png' } },
+      system,
+    );
     if (index > 0) continue;
     for (const [n, color] of colors.slice(2).entries()) {
-      await attachFile(core, {
-        controller: 'cms/journal/posts',
-        field: 'gallery',
-        recordId,
-        data: await picture(color),
-        fileName: `gallery-${n + 1}.png`,
-        title: `Picture ${n + 1}`,
-      });
+      const item = await local.files.upload(
+        'cms/journal/posts',
+        { ...target, field: 'gallery', file: { buffer: await picture(color), name: `gallery-${n + 1}.png` } },
+        system,
+      );
+      await local.files.caption('cms/journal/posts', { ...target, field: 'gallery', fileId: item.id, title: `Picture ${n + 1}` }, system);
     }
   }
 }

@@ -36,7 +36,8 @@ process.on('SIGINT', onSignal);
 try {
   app = await startExampleApp(process.env);
 } catch (error) {
-  const message = error instanceof EnvError || error instanceof ConfigError ? error.message : error;
+  // A ConfigError prints as `ConfigError [code]: message` (docs/errors.md, "Start-up errors").
+  const message = error instanceof ConfigError ? String(error) : error instanceof EnvError ? error.message : error;
   console.error('The example app cannot start:', message);
   process.exit(1);
 }

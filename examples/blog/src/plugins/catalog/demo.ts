@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/core';
-import { Product, ProductAccessory, Storefront, type CatalogCurrency } from './entities.ts';
+import type { LocalApi } from '@cms/admin-core';
+import type { CatalogCurrency } from './entities.ts';
 
 export interface CatalogDemoResult {
   /** False when the catalog already had products or a storefront: nothing was added. */
@@ -89,29 +89,41 @@ const DEMO_ACCESSORIES: Array<{ product: string; accessory: string; quantity: nu
   { product: 'CHAIR-200', accessory: 'LAMP-001', quantity: 1 },
 ];
 
+const PRODUCTS = 'acme/catalog/products';
+const STOREFRONT = 'acme/catalog/storefront';
+/** Written by the system actor through the local API (docs/local-api.md): forms, hooks and audit rows apply. */
+const SYSTEM = { as: 'system' } as const;
+
 /**
- * Seeds demo products (in `sort_order`), their accessories and the storefront. Idempotent:
- * nothing happens when the catalog already has products or a storefront. One transaction behind
- * an advisory lock.
+ * Seeds demo products (in this order: `sort_order` through the reorder), their accessories and
+ * the storefront, through the local API as the system. Idempotent: nothing happens when the
+ * catalog already has products or a storefront. One transaction behind a lock.
  */
-export async function seedCatalogDemo(em: EntityManager): Promise<CatalogDemoResult> {
-  return em.transactional(async (tx) => {
-    const ctx = tx.getTransactionContext();
-    await tx.getConnection().execute(`select pg_advisory_xact_lock(hashtext('acme.catalog/demo'))`, [], 'all', ctx);
-    const existing = (await tx
-      .getConnection()
-      .execute(
-        'select exists (select 1 from acme_catalog_products) or exists (select 1 from acme_catalog_storefront) as any',
-        [],
-        'all',
-        ctx,
-      )) as Array<{ any: boolean }>;
-    if (existing[0]?.any === true) return { seeded: false, products: 0, storefronts: 0 };
-    const bySku = new Map(DEMO_PRODUCTS.map((product, index) => [product.sku, tx.create(Product, { ...product, sort_order: index + 1 })]));
-    for (const { product, accessory, quantity } of DEMO_ACCESSORIES)
-      tx.create(ProductAccessory, { product: bySku.get(product)!, accessory: bySku.get(accessory)!, quantity });
-    tx.create(Storefront, { name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' });
-    await tx.flush();
+export async function seedCatalogDemo(local: LocalApi): Promise<CatalogDemoResult> {
+  return local.transaction(async (tx) => {
+    await tx.lock('acme.catalog/demo');
+    if ((await tx.list(PRODUCTS, {}, SYSTEM)).data.length > 0) return { seeded: false, products: 0, storefronts: 0 };
+    // The storefront is a singleton: opening it creates its row, so "has one" is "has a name".
+    const storefront = await tx.singleton(STOREFRONT, SYSTEM);
+    if (storefront.data.name !== '' || storefront.data.tagline) return { seeded: false, products: 0, storefronts: 0 };
+    const bySku = new Map<string, number>();
+    for (const product of DEMO_PRODUCTS)
+      bySku.set(product.sku, (await tx.create(PRODUCTS, { data: { ...product } }, SYSTEM)).data.id as number);
+    await tx.reorder.save(
+      PRODUCTS,
+      DEMO_PRODUCTS.map((product) => ({ id: bySku.get(product.sku)!, parent_id: null })),
+      SYSTEM,
+    );
+    for (const { product, accessory, quantity } of DEMO_ACCESSORIES) {
+      const ref = { parentId: bySku.get(product)!, relation: 'accessories' };
+      await tx.relations.link(PRODUCTS, { ...ref, ids: [bySku.get(accessory)!], pivot: { quantity } }, SYSTEM);
+    }
+    await tx.update(
+      STOREFRONT,
+      storefront.data.id as number,
+      { data: { name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' } },
+      SYSTEM,
+    );
     return { seeded: true, products: DEMO_PRODUCTS.length, storefronts: 1 };
   });
 }
