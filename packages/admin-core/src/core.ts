@@ -27,27 +27,56 @@ import { BlobJanitor } from './storage/janitor.ts';
 import { LocalDiskStorage, type Storage } from './storage/storage.ts';
 import { coreRoutes } from './routes.ts';
 import type { RouteDefinition } from './http/types.ts';
+import { compileRouteChecks } from './http/validate.ts';
 import { createDispatch, pluginRoute, type AdapterRequest, type AdapterResponse, type Dispatch } from './http/dispatch.ts';
 import type { AdminRegistry, AdminServices } from './context/services.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
 import { controllerRoutes } from './controllers/routes.ts';
+import type { Behavior, BindingOwner } from './behaviors/behavior.ts';
+import { actionsBehavior } from './behaviors/actions/behavior.ts';
+import { filesBehavior } from './behaviors/files/behavior.ts';
+import { formBehavior, recordBehavior } from './behaviors/form/behavior.ts';
+import { listBehavior } from './behaviors/list/behavior.ts';
+import { optionsBehavior } from './behaviors/options/behavior.ts';
+import { partialsBehavior } from './behaviors/partials/behavior.ts';
+import { relationsBehavior } from './behaviors/relations/behavior.ts';
+import { reorderBehavior } from './behaviors/reorder/behavior.ts';
+import { schemaBehavior } from './behaviors/schema/behavior.ts';
+import { fieldUploadRoutes } from './fields/plugin/upload.ts';
 import { resolveRelations } from './controllers/relations.ts';
-import { relationStrings } from './behaviors/relations/strings.ts';
-import { fileStrings } from './behaviors/files/strings.ts';
-import { reorderStrings } from './behaviors/reorder/strings.ts';
 import { sweepBindings } from './behaviors/relations/sweep.ts';
 import { BUILTIN_FIELD_TYPES } from './fields/index.ts';
 import type { FieldType } from './fields/types.ts';
 import { fieldTypeStrings } from './fields/plugin/strings.ts';
-import { actionStrings } from './behaviors/actions/strings.ts';
-import { partialStrings } from './behaviors/partials/strings.ts';
 import { markdownStrings } from './markdown/index.ts';
 import { SettingsService, settingsEntities, settingsStrings } from './settings/index.ts';
 import { auditEntities } from './audit/entities.ts';
 import { auditStrings } from './audit/strings.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { openApiRoutes, serveDocument, type ServedDocument } from './openapi/route.ts';
+import { createLocalApi, type LocalApi } from './local/api.ts';
+
+/**
+ * Every behaviour of a controller, listed once (docs/architecture.md, "Behaviours"): the route
+ * table, the controller checks, the string tables and the form's save take them from here. The
+ * order is the route table's (and so the OpenAPI document's): static segments first, show and
+ * update (`/:id`) last. A new behaviour is its folder and one line here.
+ */
+const BEHAVIORS: readonly Behavior[] = Object.freeze([
+  schemaBehavior,
+  optionsBehavior,
+  listBehavior,
+  formBehavior,
+  actionsBehavior,
+  partialsBehavior,
+  // Uploads of plugin field types (docs/field-types.md): routes only, owned by `fields/plugin/`.
+  { name: 'field-uploads', routes: fieldUploadRoutes },
+  relationsBehavior,
+  filesBehavior,
+  reorderBehavior,
+  recordBehavior,
+]);
 
 export interface CoreOptions {
   /** Called with every SQL statement (tests count queries with it). */
@@ -83,6 +112,13 @@ export class AdminCore implements AdminServices {
    * `created: true` only on the start that created it; undefined without the option.
    */
   bootstrapped: SuperuserOutcome | undefined;
+  /**
+   * Every operation family callable from code, as an admin or as the system, with the hooks,
+   * validation, permission checks, audit rows and transactions of HTTP (docs/local-api.md).
+   */
+  readonly local: LocalApi;
+  /** The behaviours' owners of deferred bindings: the form's save asks them (docs/architecture.md, "Behaviours"). */
+  readonly bindingOwners: readonly BindingOwner[] = BEHAVIORS.flatMap((behavior) => (behavior.bindings ? [behavior.bindings] : []));
   readonly #tableCaches = new Map<string, TableCache<unknown>>();
   #timer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
@@ -105,7 +141,7 @@ export class AdminCore implements AdminServices {
       secret: config.secret,
       sessionTtlSeconds: config.sessionTtlSeconds,
       throttle: config.throttle,
-      embedded: db.embedded,
+      statements: db.statements,
       sessionCacheSeconds: config.sessionCacheSeconds,
       notifications: db,
       logger: config.logger,
@@ -123,22 +159,23 @@ export class AdminCore implements AdminServices {
       controllers: registry.controllers,
       em: () => this.em(),
     });
-    const routes = [...coreRoutes, ...[...controllers.values()].flatMap(controllerRoutes)];
+    const routes = [...coreRoutes, ...[...controllers.values()].flatMap((controller) => controllerRoutes(controller, BEHAVIORS))];
     // The OpenAPI document describes the route table it is served from, its own route included (docs/openapi.md).
     this.routes = Object.freeze([...routes, ...openApiRoutes(config.openapi, () => this.openapi)]);
-    this.openapi = serveDocument(
-      buildOpenApiDocument({
-        apiBase: config.apiBase,
-        locales: config.locales,
-        themes: config.themes,
-        settingsCodes: [...registry.settings.values()].filter((entry) => entry.kind === 'form').map((entry) => entry.code),
-        routes: this.routes,
-        controllers,
-        fieldTypes: this.fieldTypes,
-        pluginRoutes: registry.routes.map((route) => ({ route: pluginRoute(route), plugin: route.plugin, openapi: route.openapi })),
-      }),
-    );
-    this.#dispatch = createDispatch(this, this.routes);
+    const built = buildOpenApiDocument({
+      apiBase: config.apiBase,
+      locales: config.locales,
+      themes: config.themes,
+      settingsCodes: [...registry.settings.values()].filter((entry) => entry.kind === 'form').map((entry) => entry.code),
+      routes: this.routes,
+      controllers,
+      fieldTypes: this.fieldTypes,
+      pluginRoutes: registry.routes.map((route) => ({ route: pluginRoute(route), plugin: route.plugin, openapi: route.openapi })),
+    });
+    this.openapi = serveDocument(built);
+    // One description per route: the document above and the input checks below come from it (docs/architecture.md).
+    this.#dispatch = createDispatch(this, this.routes, compileRouteChecks(built.described, built.document.components.schemas));
+    this.local = createLocalApi(this);
   }
 
   static async create(input: AdminConfig, options: CoreOptions = {}): Promise<AdminCore> {
@@ -146,19 +183,9 @@ export class AdminCore implements AdminServices {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = registerPlugins(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    for (const table of [
-      coreStrings,
-      actionStrings,
-      partialStrings,
-      fieldTypeStrings,
-      markdownStrings,
-      settingsStrings,
-      auditStrings,
-      relationStrings,
-      fileStrings,
-      reorderStrings,
-    ])
-      strings.add('backend', table);
+    for (const table of [coreStrings, fieldTypeStrings, markdownStrings, settingsStrings, auditStrings]) strings.add('backend', table);
+    // Each behaviour's strings (docs/architecture.md, "Behaviours").
+    for (const behavior of BEHAVIORS) if (behavior.strings) strings.add('backend', behavior.strings);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     checkStringsAtStartUp(config, strings.bundle(config.fallbackLocale));
     const storage = resolveStorage(input.storage, config.prefix);
@@ -277,7 +304,14 @@ export function registerPlugins(plugins: readonly PluginDefinition[], options: {
 function resolveControllers(registry: AdminRegistry, db: Database, config: ResolvedConfig): Map<string, ResolvedController> {
   const resolved = new Map<string, ResolvedController>();
   const permissionCodes = new Set(registry.permissions.keys());
-  const context = { metadata: db.orm.getMetadata(), fieldTypes: allFieldTypes(registry), permissionCodes, locales: config.locales };
+  const context = {
+    metadata: db.orm.getMetadata(),
+    fieldTypes: allFieldTypes(registry),
+    permissionCodes,
+    locales: config.locales,
+    // The behaviours' own config checks (actions, partials): `controllers/` imports no behaviour.
+    checks: BEHAVIORS.flatMap((behavior) => (behavior.check ? [behavior.check] : [])),
+  };
   for (const { address, plugin, definition } of registry.controllers.values()) {
     if (!definition.entity && !definition.list && !definition.form) continue;
     resolved.set(address, resolveController(address, definition, { ...context, plugin: pluginCode(plugin) }));

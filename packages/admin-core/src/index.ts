@@ -77,6 +77,13 @@ export type { SettingsService } from './settings/service.ts';
 // What operations and hooks receive.
 export type { AdminServices } from './context/services.ts';
 export type { OperationContext, RequestContext } from './context/operation.ts';
+// The local API: every operation called from code (docs/local-api.md).
+export type { LocalApi, LocalOperations, LocalTransaction } from './local/api.ts';
+export { SYSTEM_ACTOR, type LocalActor, type LocalOptions } from './context/local.ts';
+export type { LocalCreateInput, LocalListQuery, LocalUpdateInput } from './local/records.ts';
+export type { LocalReorderNode } from './local/behaviors.ts';
+export type { LocalAccountInput, LocalPreferencesInput } from './local/account.ts';
+export type { FileSource } from './behaviors/files/source.ts';
 export type { AdminRequest, AdminResponse, AuthedRequest } from './http/types.ts';
 export { ok } from './http/envelope.ts';
 export type { Principal, PrincipalAdmin } from './auth/principal.ts';
@@ -114,7 +121,7 @@ export {
   type ErrorKind,
 } from './errors/index.ts';
 export { ERROR_CODES, type ErrorCode, type PluginErrorCode } from './errors/codes.ts';
-export { ConfigError } from './config/errors.ts';
+export { CONFIG_ERROR_CODES, ConfigError, type ConfigErrorCode, type ConfigErrorPlace } from './config/errors.ts';
 
 // Strings.
 export { mergeStringTables, type Message, type Messages, type PluralForms, type StringTable } from './i18n/strings.ts';

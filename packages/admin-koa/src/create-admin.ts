@@ -5,6 +5,8 @@ export interface KoaAdmin {
   /** Mount into the host's Koa app: `app.use(admin.middleware)`. Other paths pass through. */
   middleware: Middleware;
   core: AdminCore;
+  /** `core.local`: every operation called from code, as an admin or as the system (docs/local-api.md). */
+  local: AdminCore['local'];
   /** Closes the database (and the embedded PostgreSQL). */
   close(): Promise<void>;
 }
@@ -37,5 +39,5 @@ export async function createAdmin(config: AdminConfig, options: CoreOptions = {}
     // Koa drops the body of a HEAD answer and of an empty status itself.
     if (answer.body !== undefined) ctx.body = answer.body;
   };
-  return { middleware, core, close: () => core.close() };
+  return { middleware, core, local: core.local, close: () => core.close() };
 }

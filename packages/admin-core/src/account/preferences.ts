@@ -1,23 +1,33 @@
-import { object, string } from 'yup';
 import type { AdminMetadata } from '../auth/entities.ts';
 import type { ResolvedConfig } from '../config/resolved.ts';
 import type { OperationContext } from '../context/operation.ts';
-import { validateBody } from '../validation/body.ts';
+import { object, string } from '../schema/json.ts';
+import type { Schema } from '../schema/types.ts';
+import { checkValue } from '../schema/validate.ts';
 import { toPreferences } from './profile.ts';
 import { changedKeys } from '../audit/changes.ts';
 import { recordAudit } from '../audit/record.ts';
 
 export type Preferences = ReturnType<typeof toPreferences>;
 
-const preferencesSchema = (config: ResolvedConfig) =>
+/** What `PUT /account/preferences` may set (docs/auth.md): an absent key is kept, null clears it. */
+export interface PreferencesInput {
+  admin_theme?: string | null;
+  admin_locale?: string | null;
+}
+
+/** The body of `PUT /account/preferences`: the route's description and the operation's check. */
+export const preferencesBody = (config: Pick<ResolvedConfig, 'themes' | 'locales'>): Schema =>
   object({
-    admin_theme: string()
-      .nullable()
-      .oneOf([...config.themes, null], 'backend::account.theme_invalid'),
-    admin_locale: string()
-      .nullable()
-      .oneOf([...config.locales, null], 'backend::account.locale_invalid'),
+    admin_theme: string({ enum: [...config.themes, null], nullable: true }),
+    admin_locale: string({ enum: [...config.locales, null], nullable: true }),
   });
+
+/** A theme or locale the admin does not serve has its own message. */
+export const PREFERENCES_MESSAGES = {
+  'admin_theme:enum': 'backend::account.theme_invalid',
+  'admin_locale:enum': 'backend::account.locale_invalid',
+} as const;
 
 const json = (value: unknown): AdminMetadata =>
   value == null ? {} : typeof value === 'string' ? (JSON.parse(value) as AdminMetadata) : (value as AdminMetadata);
@@ -27,9 +37,8 @@ const json = (value: unknown): AdminMetadata =>
  * choice and an absent key leaves it alone. Every other metadata key is kept: the row is locked, merged in
  * code and written back, so two concurrent writes of different keys cannot lose one another.
  */
-export async function updatePreferences(body: unknown, ctx: OperationContext): Promise<Preferences> {
-  const { config, strings } = ctx.services;
-  const input = validateBody(preferencesSchema(config), body, strings, ctx.locale);
+export async function updatePreferences(body: PreferencesInput, ctx: OperationContext): Promise<Preferences> {
+  const input = checkValue<PreferencesInput>(preferencesBody(ctx.services.config), body ?? {}, ctx.t, PREFERENCES_MESSAGES);
   const adminId = ctx.principal.admin.id;
   return ctx.transaction(async (em) => {
     const rows = await em.execute<Array<{ metadata: unknown }>>('select metadata from cms_admins where id = ? for update', [adminId]);

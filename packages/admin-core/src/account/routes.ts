@@ -5,9 +5,11 @@ import { ok } from '../http/envelope.ts';
 import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
 import { isPlainObject } from '../validation/values.ts';
 import { AVATAR_MAX_BYTES, AVATAR_UPLOAD_FIELD, readAvatarUpload, removeAvatar, replaceAvatar } from './avatar.ts';
-import { updatePreferences } from './preferences.ts';
+import { PREFERENCES_MESSAGES, preferencesBody, updatePreferences, type PreferencesInput } from './preferences.ts';
 import { toPreferences } from './profile.ts';
-import { updateAccount } from './update.ts';
+import { ACCOUNT_BODY, updateAccount, type AccountBody } from './update.ts';
+import { jsonBody, multipartBody, ok as described } from '../schema/route.ts';
+import { ref } from '../schema/types.ts';
 
 /*
  * Account routes (docs/auth.md): the signed-in admin's own preferences, profile and avatar.
@@ -19,12 +21,12 @@ function getPreferences(_req: AuthedRequest, ctx: OperationContext): AdminRespon
 }
 
 async function putPreferences(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
-  return ok(await updatePreferences(req.body, ctx));
+  return ok(await updatePreferences(req.body as PreferencesInput, ctx));
 }
 
 async function putAccount(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   const client = { ip: req.ip, userAgent: req.headers['user-agent'] };
-  const { profile, issued } = await updateAccount({ body: req.body, client }, ctx);
+  const { profile, issued } = await updateAccount({ body: req.body as AccountBody, client }, ctx);
   const response = ok(profile);
   return issued ? { ...response, cookies: [{ name: SESSION_COOKIE, value: issued.token, maxAgeSeconds: issued.expiresIn }] } : response;
 }
@@ -45,10 +47,51 @@ async function deleteAvatar(_req: AuthedRequest, ctx: OperationContext): Promise
   return ok({ removed: await removeAvatar(ctx) });
 }
 
+const COOKIE = { 'Set-Cookie': { $ref: '#/components/headers/SetCookie' } };
+
 export const accountRoutes: RouteDefinition[] = [
-  { method: 'GET', path: '/account/preferences', interactive: true, handler: getPreferences },
-  { method: 'PUT', path: '/account/preferences', interactive: true, body: 'json', handler: putPreferences },
-  { method: 'PUT', path: '/account', interactive: true, body: 'json', handler: putAccount },
+  {
+    method: 'GET',
+    path: '/account/preferences',
+    interactive: true,
+    handler: getPreferences,
+    schema: {
+      id: 'account.preferences',
+      summary: 'The admin\u2019s preferences',
+      success: described('Theme and locale.', ref('AdminPreferences')),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/account/preferences',
+    interactive: true,
+    body: 'json',
+    handler: putPreferences,
+    schema: (components) => ({
+      id: 'account.savePreferences',
+      summary: 'Set the admin\u2019s preferences',
+      description: 'An absent key is kept; null clears a choice.',
+      body: jsonBody(preferencesBody(components), false),
+      messages: PREFERENCES_MESSAGES,
+      success: described('Theme and locale.', ref('AdminPreferences')),
+    }),
+  },
+  {
+    method: 'PUT',
+    path: '/account',
+    interactive: true,
+    body: 'json',
+    handler: putAccount,
+    schema: {
+      id: 'account.update',
+      summary: 'Update the signed-in admin',
+      description:
+        'A password change needs `current_password`, ends every other session and revokes the presented one; a cookie session gets a fresh cookie.',
+      body: jsonBody(ACCOUNT_BODY),
+      success: described('The profile.', ref('AdminProfile'), undefined, COOKIE),
+      errors: [429],
+    },
+  },
   {
     method: 'POST',
     path: '/account/avatar',
@@ -56,6 +99,24 @@ export const accountRoutes: RouteDefinition[] = [
     body: 'multipart',
     upload: { field: AVATAR_UPLOAD_FIELD, maxBytes: AVATAR_MAX_BYTES },
     handler: postAvatar,
+    schema: {
+      id: 'account.avatar',
+      summary: 'Replace the admin\u2019s avatar',
+      body: multipartBody(AVATAR_UPLOAD_FIELD, AVATAR_MAX_BYTES, 'One jpg, jpeg, png, gif or webp image.'),
+      success: described('The avatar and its 250x250 thumbnail.', ref('AdminAvatar')),
+      errors: [429],
+    },
   },
-  { method: 'DELETE', path: '/account/avatar', interactive: true, body: 'none', handler: deleteAvatar },
+  {
+    method: 'DELETE',
+    path: '/account/avatar',
+    interactive: true,
+    body: 'none',
+    handler: deleteAvatar,
+    schema: {
+      id: 'account.removeAvatar',
+      summary: 'Remove the admin\u2019s avatar',
+      success: described('How many avatars went (1, then 0).', ref('FileMutationResult')),
+    },
+  },
 ];

@@ -1,10 +1,11 @@
-import { object, string } from 'yup';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
 import type { IssuedToken } from '../auth/service.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { Validation, type ErrorDetails } from '../errors/index.ts';
-import { validateBody } from '../validation/body.ts';
+import { object, string } from '../schema/json.ts';
+import type { Schema } from '../schema/types.ts';
+import { checkValue } from '../schema/validate.ts';
 import { loadAvatar, loadPrincipalAdmin, toProfile } from './profile.ts';
 import { accountChanges } from '../audit/changes.ts';
 import { recordAudit } from '../audit/record.ts';
@@ -14,22 +15,31 @@ export const EMAIL_MAX_LENGTH = 255;
 /** Long enough for any passphrase, short enough that hashing it is no denial of service. */
 const PASSWORD_MAX_LENGTH = 1024;
 
-/** PostgreSQL text cannot hold NUL: refused as input instead of failing in the database. */
-const text = () =>
-  string()
-    .nullable()
-    .max(255)
-    .test('no-nul', 'backend::validation.invalid', (value) => value == null || !value.includes('\u0000'));
+/** A name: null clears it. (NUL characters are refused for every body by the pipeline and below.) */
+const text = (extra = {}) => string({ nullable: true, maxLength: 255, ...extra });
 
 /** Exactly the keys `PUT /account` accepts (docs/auth.md); any other is a 422 naming it. */
-const accountSchema = object({
-  first_name: text(),
-  last_name: text(),
-  subtitle: text(),
-  email: string().required().min(EMAIL_MIN_LENGTH).max(EMAIL_MAX_LENGTH).email(),
-  password: string().max(PASSWORD_MAX_LENGTH),
-  current_password: string().max(PASSWORD_MAX_LENGTH),
-});
+export const ACCOUNT_BODY: Schema = object(
+  {
+    first_name: text(),
+    last_name: text(),
+    subtitle: text(),
+    email: string({ format: 'email', minLength: EMAIL_MIN_LENGTH, maxLength: EMAIL_MAX_LENGTH }),
+    password: string({ maxLength: PASSWORD_MAX_LENGTH, writeOnly: true, format: 'password' }),
+    current_password: string({ maxLength: PASSWORD_MAX_LENGTH, writeOnly: true, format: 'password' }),
+  },
+  ['email'],
+);
+
+/** The admin's own profile as `PUT /account` takes it. */
+export interface AccountBody {
+  first_name?: string | null;
+  last_name?: string | null;
+  subtitle?: string | null;
+  email: string;
+  password?: string;
+  current_password?: string;
+}
 
 export interface AccountUpdate {
   profile: ReturnType<typeof toProfile>;
@@ -39,7 +49,7 @@ export interface AccountUpdate {
 
 /** What `PUT /account` works on: the body, and the client a fresh session records. */
 export interface AccountInput {
-  body: unknown;
+  body: AccountBody;
   client: { ip?: string; userAgent?: string };
 }
 
@@ -60,9 +70,12 @@ const isUniqueViolation = (error: unknown, constraint: string) =>
  */
 export async function updateAccount({ body, client }: AccountInput, ctx: OperationContext): Promise<AccountUpdate> {
   const { principal } = ctx;
-  const { auth, storage, strings } = ctx.services;
+  const { auth, storage } = ctx.services;
   const t = (key: string, count?: number) => ctx.t(key, {}, count);
-  const input = validateBody(accountSchema, body, strings, ctx.locale);
+  const input = checkValue<AccountBody>(ACCOUNT_BODY, body ?? {}, ctx.t);
+  for (const key of ['first_name', 'last_name', 'subtitle'] as const) {
+    if (input[key]?.includes('\u0000')) throw Validation({ [key]: [ctx.t('backend::validation.invalid')] });
+  }
   const adminId = principal.admin.id;
   const details: ErrorDetails = {};
 

@@ -32,6 +32,7 @@ export class PluginAssets {
       Object.getPrototypeOf(declared) !== Object.prototype
     ) {
       throw ConfigError.at(
+        'asset_value_invalid',
         { plugin: code, key: 'assets' },
         'must be an object of file key to file URL',
         "For example `assets: { 'color-picker.js': new URL('./color-picker.js', import.meta.url) }`.",
@@ -44,6 +45,7 @@ export class PluginAssets {
       this.#totalBytes += body.length;
       if (this.#totalBytes > ASSETS_TOTAL_MAX_BYTES) {
         throw ConfigError.at(
+          'asset_too_large',
           where,
           `the client files of all plugins exceed ${ASSETS_TOTAL_MAX_BYTES} bytes`,
           'Serve large files from the host app instead.',

@@ -24,6 +24,7 @@ export function checkAssetKey(where: Where, key: string): AssetKind {
     key.includes('..')
   ) {
     throw ConfigError.at(
+      'asset_key_invalid',
       where,
       'not a plain relative file name',
       `Use lower-case letters, digits, ".", "-" and "_" (each name starting with a letter or digit, no ".."), at most ${ASSET_KEY_MAX_SEGMENTS} levels separated by "/" and ${ASSET_KEY_MAX_LENGTH} characters, for example "color-picker.js".`,
@@ -33,7 +34,12 @@ export function checkAssetKey(where: Where, key: string): AssetKind {
   const dot = last.lastIndexOf('.');
   const kind = dot > 0 ? ASSET_KINDS.get(last.slice(dot + 1)) : undefined;
   if (!kind) {
-    throw ConfigError.at(where, 'the file extension is not served', `Use one of: ${[...ASSET_KINDS.keys()].join(', ')}.`);
+    throw ConfigError.at(
+      'asset_type_unsupported',
+      where,
+      'the file extension is not served',
+      `Use one of: ${[...ASSET_KINDS.keys()].join(', ')}.`,
+    );
   }
   return kind;
 }
@@ -42,11 +48,17 @@ export function checkAssetKey(where: Where, key: string): AssetKind {
 function assetPath(where: Where, location: unknown): string {
   if (location instanceof URL) {
     if (location.protocol !== 'file:')
-      throw ConfigError.at(where, `"${location.href}" is not a file URL`, "Use `new URL('./file.js', import.meta.url)`.");
+      throw ConfigError.at(
+        'asset_location_invalid',
+        where,
+        `"${location.href}" is not a file URL`,
+        "Use `new URL('./file.js', import.meta.url)`.",
+      );
     return fileURLToPath(location);
   }
   if (typeof location === 'string' && isAbsolute(location)) return location;
   throw ConfigError.at(
+    'asset_location_invalid',
     where,
     'must be a file URL or an absolute path',
     "Use `new URL('./file.js', import.meta.url)`; a relative path would depend on the working directory.",
@@ -61,7 +73,7 @@ function assetPath(where: Where, location: unknown): string {
  */
 export function readAsset(where: Where, location: unknown, kind: AssetKind): Buffer {
   const path = assetPath(where, location);
-  const link = ConfigError.at(where, `"${path}" is a symbolic link`, 'Declare the file itself, not a link to it.');
+  const link = ConfigError.at('asset_not_file', where, `"${path}" is a symbolic link`, 'Declare the file itself, not a link to it.');
   let fd: number;
   try {
     // Windows has no O_NOFOLLOW: there a look before the open has to do.
@@ -71,13 +83,20 @@ export function readAsset(where: Where, location: unknown, kind: AssetKind): Buf
     if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP' || code === 'EMLINK') throw link;
-    throw ConfigError.at(where, `cannot read "${path}" (${code ?? 'error'})`, 'Check that the file exists and is readable.');
+    throw ConfigError.at(
+      'asset_unreadable',
+      where,
+      `cannot read "${path}" (${code ?? 'error'})`,
+      'Check that the file exists and is readable.',
+    );
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw ConfigError.at(where, `"${path}" is not a regular file`, 'Declare a file, not a folder or device.');
+    if (!stat.isFile())
+      throw ConfigError.at('asset_not_file', where, `"${path}" is not a regular file`, 'Declare a file, not a folder or device.');
     if (stat.size > ASSET_MAX_BYTES)
       throw ConfigError.at(
+        'asset_too_large',
         where,
         `"${path}" has ${stat.size} bytes`,
         `A client file may have at most ${ASSET_MAX_BYTES} bytes; split or minify it.`,
@@ -90,7 +109,12 @@ export function readAsset(where: Where, location: unknown, kind: AssetKind): Buf
       read += n;
     }
     if (read !== body.length)
-      throw ConfigError.at(where, `"${path}" changed while it was read`, 'Start the admin again once the file is written.');
+      throw ConfigError.at(
+        'asset_changed',
+        where,
+        `"${path}" changed while it was read`,
+        'Start the admin again once the file is written.',
+      );
     checkContent(where, path, body, kind);
     return body;
   } finally {
@@ -114,7 +138,12 @@ function checkContent(where: Where, path: string, body: Buffer, kind: AssetKind)
   }
   if (!valid) {
     const what = kind.check === 'text' ? 'UTF-8 text' : kind.check === 'json' ? 'valid JSON' : `a ${kind.contentType} file`;
-    throw ConfigError.at(where, `"${path}" is not ${what}`, 'Give the key the extension of what the file really is.');
+    throw ConfigError.at(
+      'asset_type_mismatch',
+      where,
+      `"${path}" is not ${what}`,
+      'Give the key the extension of what the file really is.',
+    );
   }
 }
 

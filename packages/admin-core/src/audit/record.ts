@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../auth/principal.ts';
+import { principalAdminId, type Principal } from '../auth/principal.ts';
 
 /**
  * What a row of the audit log says happened (docs/audit.md, "What is recorded"). A new kind of
@@ -55,7 +55,8 @@ const cut = (value: string | undefined, length: number) => (value === undefined 
  * statement whatever the number of records.
  */
 export async function recordAudit(em: EntityManager, source: AuditSource, change: AuditChange): Promise<void> {
-  const adminId = change.adminId !== undefined ? change.adminId : (source.principal?.admin.id ?? null);
+  // The system actor of the local API has no admin row: `admin_id` null, `actor` its login `system` (docs/local-api.md).
+  const adminId = change.adminId !== undefined ? change.adminId : principalAdminId(source.principal);
   const actor = change.actor ?? source.principal?.admin.login ?? null;
   const ids: Array<number | null> = change.recordIds?.length ? [...change.recordIds] : [null];
   await em.execute(

@@ -20,13 +20,21 @@ export interface PrincipalAdmin {
   role: PrincipalRole | null;
 }
 
-/** Who is calling: an interactive session (Bearer or cookie) or a personal API token. */
+/**
+ * Who is calling: an interactive session (Bearer or cookie), a personal API token, or host code
+ * through the local API (docs/local-api.md): as an admin (`local`) or as the system actor
+ * (`system`: no admin row, every permission, `admin_id` null in the audit log).
+ */
 export interface Principal {
-  kind: 'session' | 'api_token';
+  kind: 'session' | 'api_token' | 'local' | 'system';
   admin: PrincipalAdmin;
   sessionId?: string;
   tokenId?: number;
 }
+
+/** The admin row a write names (`uploaded_by`, an audit row's `admin_id`): none for the system actor. */
+export const principalAdminId = (principal: Principal | undefined): number | null =>
+  principal === undefined || principal.kind === 'system' ? null : principal.admin.id;
 
 /** Columns the guard selects, aliased, joined from the admin and its role. */
 export const PRINCIPAL_COLUMNS = `a.id as admin_id, a.login, a.email, a.first_name, a.last_name, a.subtitle,

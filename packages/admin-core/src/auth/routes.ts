@@ -1,20 +1,23 @@
-import { object, string } from 'yup';
 import { loadAvatar, toProfile } from '../account/profile.ts';
 import type { OperationContext, RequestContext } from '../context/operation.ts';
 import { isAdminError, Unauthorized, Validation } from '../errors/index.ts';
 import { ok } from '../http/envelope.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import type { AdminRequest, AdminResponse, AuthedRequest, CookieInstruction, RouteDefinition } from '../http/types.ts';
-import { validateBody } from '../validation/body.ts';
+import { headerParam, jsonBody, ok as described } from '../schema/route.ts';
+import { ref } from '../schema/types.ts';
 import type { IssuedToken } from './service.ts';
 import { normalizeLoginKey } from './throttle.ts';
 import { recordAudit } from '../audit/record.ts';
 
-const loginSchema = object({
-  login: string().max(255),
-  email: string().max(255),
-  password: string().required().max(1024),
-});
+/** AdminLoginRequest (docs/auth.md): the pipeline checked it against the route's description. */
+interface LoginBody {
+  login?: string;
+  email?: string;
+  password: string;
+}
+
+const COOKIE = { 'Set-Cookie': { $ref: '#/components/headers/SetCookie' } };
 
 /** A login that sends `X-Requested-With` asks for the cookie transport. */
 const wantsCookie = (req: AdminRequest) => (req.headers['x-requested-with'] ?? '').trim() !== '';
@@ -37,8 +40,8 @@ export function loginAnswer(issued: IssuedToken, transport: 'bearer' | 'cookie')
 const clientMeta = (req: AdminRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
 async function login(req: AdminRequest, ctx: RequestContext): Promise<AdminResponse> {
-  const { auth, strings } = ctx.services;
-  const body = validateBody(loginSchema, req.body, strings, ctx.locale);
+  const { auth } = ctx.services;
+  const body = (req.body ?? {}) as LoginBody;
   const hasLogin = typeof body.login === 'string';
   const hasEmail = typeof body.email === 'string';
   if (hasLogin === hasEmail) {
@@ -112,8 +115,54 @@ async function me(_req: AuthedRequest, ctx: OperationContext): Promise<AdminResp
 }
 
 export const authRoutes: RouteDefinition[] = [
-  { method: 'POST', path: '/auth/login', auth: 'public', body: 'json', handler: login },
-  { method: 'POST', path: '/auth/refresh', interactive: true, body: 'none', handler: refresh },
-  { method: 'POST', path: '/auth/logout', interactive: true, body: 'none', cookies: [expiredCookie], handler: logout },
-  { method: 'GET', path: '/auth/me', handler: me },
+  {
+    method: 'POST',
+    path: '/auth/login',
+    auth: 'public',
+    body: 'json',
+    handler: login,
+    schema: {
+      id: 'auth.login',
+      summary: 'Sign in',
+      description:
+        'With `X-Requested-With` the session travels in the `cms_admin` cookie and the body carries no token; without, the body carries a Bearer token.',
+      parameters: [headerParam('X-Requested-With', 'Asks for the cookie transport.')],
+      body: jsonBody(ref('AdminLoginRequest')),
+      success: described('Signed in.', ref('AdminLoginData'), undefined, COOKIE),
+      errors: [401, 429],
+    },
+  },
+  {
+    method: 'POST',
+    path: '/auth/refresh',
+    interactive: true,
+    body: 'none',
+    handler: refresh,
+    schema: {
+      id: 'auth.refresh',
+      summary: 'Rotate the session',
+      description: 'A cookie session gets a fresh cookie and no token in the body.',
+      success: described('A new token (Bearer) or cookie.', ref('AdminLoginData'), undefined, COOKIE),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/auth/logout',
+    interactive: true,
+    body: 'none',
+    cookies: [expiredCookie],
+    handler: logout,
+    schema: {
+      id: 'auth.logout',
+      summary: 'Sign out',
+      description: 'Every answer, refusals included, expires the `cms_admin` cookie.',
+      success: described('Signed out.', ref('AdminLogoutData'), undefined, COOKIE),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/auth/me',
+    handler: me,
+    schema: { id: 'auth.me', summary: 'The signed-in admin', success: described('The profile.', ref('AdminProfile')) },
+  },
 ];

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AdminError } from '../errors/index.ts';
 import type { Logger } from '../config/resolved.ts';
 import type { Database } from '../database/open.ts';
+import type { PreparedStatements } from '../database/prepared.ts';
 import type { NotificationListener } from '../database/notifications.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { PRINCIPAL_COLUMNS, principalAdminFromRow, type Principal } from './principal.ts';
@@ -20,11 +21,10 @@ export interface AuthOptions {
   sessionTtlSeconds: number;
   throttle: ThrottleConfig;
   /**
-   * The embedded PostgreSQL is one backend session shared by every connection made to it, so a
-   * statement prepared by a closed connection would still exist for the next one: there the
-   * guard's statements stay unnamed.
+   * The database's prepared statements (`Database.statements`), which the guard's lookups run as:
+   * planned once per connection on the server, unnamed on the embedded database.
    */
-  embedded?: boolean;
+  statements: Pick<PreparedStatements, 'lookup'>;
   /**
    * How long a session guard answer may be served from the in-process cache when no
    * notification says otherwise (docs/auth.md, "Session cache"); 0 turns the cache off.
@@ -39,11 +39,6 @@ export interface AuthOptions {
 const AUTH_CHANNEL = 'cms_auth';
 
 type Row = Record<string, unknown>;
-
-/** The part of the `pg` pool behind MikroORM's PostgreSQL driver that the guard uses. */
-interface Pool {
-  query<R>(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
-}
 
 // Every table and column read here is watched by the triggers of core migration 0006, which
 // notify the session cache of any change (docs/auth.md, "Session cache"): a new column read here
@@ -71,8 +66,7 @@ export class AuthService {
   readonly throttle: LoginThrottle;
   readonly ttlSeconds: number;
   readonly #orm: MikroORM;
-  #pool: Promise<Pool> | undefined;
-  readonly #embedded: boolean;
+  readonly #statements: Pick<PreparedStatements, 'lookup'>;
   /** The session guard's cache (docs/auth.md, "Session cache"). */
   readonly sessionCache: SessionCache;
   readonly #notifications: Pick<Database, 'listen'> | undefined;
@@ -85,7 +79,7 @@ export class AuthService {
     this.sealer = new TokenSealer(options.secret, options.sessionTtlSeconds);
     this.throttle = new LoginThrottle(options.throttle);
     this.ttlSeconds = options.sessionTtlSeconds;
-    this.#embedded = options.embedded === true;
+    this.#statements = options.statements;
     this.sessionCache = new SessionCache({ maxAgeMs: (options.sessionCacheSeconds ?? 0) * 1000 });
     this.#notifications = options.notifications;
     this.#logger = options.logger;
@@ -239,7 +233,8 @@ export class AuthService {
       if (cached) return { kind: 'session', sessionId: payload.sid, admin: cached };
     }
     const epoch = this.sessionCache.epoch;
-    const rows = await this.#prepared('cms_guard_session', SESSION_GUARD_SQL, [payload.sid]);
+    // Prepared: planning the three-table join cost more than running it (docs/performance.md, "Where the time goes").
+    const rows = await this.#statements.lookup<Row>(SESSION_GUARD_SQL, [payload.sid]);
     const row = rows[0];
     if (!row || row.revoked_at != null || row.live !== true || row.current !== true || !isLive(row)) return undefined;
     const admin = principalAdminFromRow(row);
@@ -247,21 +242,10 @@ export class AuthService {
     return { kind: 'session', sessionId: payload.sid, admin };
   }
 
-  /**
-   * The guard's lookups run on every request: as named prepared statements on the ORM's own pool,
-   * PostgreSQL plans them once per connection instead of once per request (planning the
-   * three-table join cost more than running it). They never run inside a transaction.
-   */
-  async #prepared(name: string, text: string, values: unknown[]): Promise<Row[]> {
-    const pool = (this.#pool ??= (this.#orm.em.getConnection() as unknown as { getNativeClient(): Promise<Pool> }).getNativeClient());
-    const result = await (await pool).query<Row>(this.#embedded ? { text, values } : { name, text, values });
-    return result.rows;
-  }
-
   async #authenticateApiToken(token: string): Promise<Principal | undefined> {
     if (token.length > 200) return undefined;
     const em = this.em();
-    const rows = await this.#prepared('cms_guard_api_token', API_TOKEN_GUARD_SQL, [hashApiToken(token)]);
+    const rows = await this.#statements.lookup<Row>(API_TOKEN_GUARD_SQL, [hashApiToken(token)]);
     const row = rows[0];
     if (!row || row.revoked_at != null || row.live !== true || !isLive(row)) return undefined;
     if (row.stale === true) await em.execute('update cms_api_tokens set last_used_at = now() where id = ?', [row.token_id]);

@@ -35,9 +35,12 @@ const samePermissions = (a: PermissionMap, b: PermissionMap): boolean =>
   Object.keys(a).length === Object.keys(b).length &&
   Object.entries(a).every(([code, value]) => Object.hasOwn(b, code) && b[code] === value);
 
-/** 403 `interactive_only` for a personal API token, naming the refused fields if any. */
+/**
+ * 403 `interactive_only` for a personal API token, naming the refused fields if any. Host code
+ * through the local API holds no stored credential and passes (docs/local-api.md).
+ */
 function requireSession(principal: Principal, fields: readonly string[] = []) {
-  if (principal.kind === 'session') return;
+  if (principal.kind !== 'api_token') return;
   const message = 'backend::admins.session_only';
   throw new AdminError('interactive_only', { messageKey: message, details: Object.fromEntries(fields.map((field) => [field, [message]])) });
 }

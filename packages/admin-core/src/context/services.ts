@@ -12,6 +12,7 @@ import type { BlobJanitor } from '../storage/janitor.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Database } from '../database/open.ts';
 import type { CountCache } from '../behaviors/list/count-cache.ts';
+import type { BindingOwner } from './binding-owner.ts';
 import type { TableCache, TableCacheOptions } from '../database/table-cache.ts';
 
 /**
@@ -27,7 +28,7 @@ export type AdminRegistry = RegistryWith<{
 /**
  * What every operation may use, described without the composition root: `AdminCore` implements
  * it and sits on top of the features, which import this interface, never `core.ts`
- * (docs/architecture.md, "Layers").
+ * (docs/architecture.md, "Layers and import rules").
  */
 export interface AdminServices {
   readonly config: ResolvedConfig;
@@ -47,6 +48,8 @@ export interface AdminServices {
   readonly db: Pick<Database, 'prepared'>;
   /** Exact totals of filtered lists, evicted by write notifications (docs/performance.md, "The count cache"). */
   readonly counts: CountCache;
+  /** The behaviours' owners of deferred bindings, in the order `core.ts` lists the behaviours (docs/architecture.md, "Behaviours"). */
+  readonly bindingOwners: readonly BindingOwner[];
   /**
    * A plugin's cache of values read from `options.tables`, emptied on every instance at each write
    * to them (docs/performance.md, "Caches of plugins"). One per `name` (`vendor.plugin/what`):

@@ -46,15 +46,17 @@ function resolveControllerRelations(
   ctx: Omit<ResolveContext, 'keys'>,
 ): Map<string, ResolvedRelation> {
   const { address, config } = controller;
-  const at: At = (key, problem, fix) => ConfigError.at({ plugin: ctx.plugin, controller: address, key }, problem, fix);
+  const at: At = (code, key, problem, fix) => ConfigError.at(code, { plugin: ctx.plugin, controller: address, key }, problem, fix);
   const declared = config.relations ?? {};
-  if (!isObject(declared)) throw at('relations', 'must be an object of relation name to relation', 'Use `{ comments: { view: … } }`.');
+  if (!isObject(declared))
+    throw at('controller_value_invalid', 'relations', 'must be an object of relation name to relation', 'Use `{ comments: { view: … } }`.');
   const managers = [...controller.fields.values()].filter((field) => field.type.name === 'relation-manager');
   const relations = new Map<string, ResolvedRelation>();
   for (const field of managers) {
     const name = field.config.relation!;
     if (relations.has(name))
       throw at(
+        'relation_manager_duplicate',
         `form.fields.${field.name}.relation`,
         `relation "${name}" is managed by two fields`,
         'Keep one relation-manager field per relation.',
@@ -62,6 +64,7 @@ function resolveControllerRelations(
     const relation = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!relation)
       throw at(
+        'relation_undeclared',
         `form.fields.${field.name}.relation`,
         `relation "${name}" is not declared in \`relations\``,
         `Declare \`relations: { ${name}: { view: { list: { columns: … } } } }\`.`,
@@ -71,6 +74,7 @@ function resolveControllerRelations(
   for (const name of Object.keys(declared)) {
     if (!relations.has(name))
       throw at(
+        'relation_unmanaged',
         `relations.${name}`,
         `no relation-manager field manages relation "${name}"`,
         `Add a form field \`{ type: "relation-manager", relation: "${name}" }\`, or remove the relation.`,
@@ -88,8 +92,8 @@ function resolveRelation(
   ctx: Omit<ResolveContext, 'keys'>,
 ): ResolvedRelation {
   const base = `relations.${name}`;
-  const at: At = (key, problem, fix) =>
-    ConfigError.at({ plugin: ctx.plugin, controller: controller.address, key: `${base}${key ? `.${key}` : ''}` }, problem, fix);
+  const at: At = (code, key, problem, fix) =>
+    ConfigError.at(code, { plugin: ctx.plugin, controller: controller.address, key: `${base}${key ? `.${key}` : ''}` }, problem, fix);
   onlyKeys(at, '', config, RELATION_KEYS, '{ view, manage?, manageForm?, viewForm?, pivot?, messages?, label?, controller? }');
   const property = controller.meta.properties[name as never] as EntityProperty;
   const target = property.targetMeta!;
@@ -100,16 +104,27 @@ function resolveRelation(
   if (kind === 'hasMany') {
     const back = target.properties[property.mappedBy as never] as EntityProperty | undefined;
     if (!back?.fieldNames?.[0])
-      throw at('', `the hasMany "${name}" has no belongsTo property on ${target.className}`, 'Declare `mappedBy`.');
+      throw at(
+        'relation_mapping_invalid',
+        '',
+        `the hasMany "${name}" has no belongsTo property on ${target.className}`,
+        'Declare `mappedBy`.',
+      );
     foreignKey = { property: back.name, column: back.fieldNames[0], nullable: Boolean(back.nullable) };
     if (config.pivot !== undefined)
-      throw at('pivot', 'a hasMany relation has no pivot table', 'Remove `pivot`; pivot forms are for belongsToMany relations.');
+      throw at(
+        'relation_pivot_invalid',
+        'pivot',
+        'a hasMany relation has no pivot table',
+        'Remove `pivot`; pivot forms are for belongsToMany relations.',
+      );
   } else {
     pivot = resolvePivot(at, property, target, config, { ...ctx, controller: controller.address });
   }
   const computed = kind === 'belongsToMany' || foreignKey!.nullable;
   if (field.config.deferrable === true && !computed)
     throw at(
+      'relation_mapping_invalid',
       '',
       `the hasMany "${name}" cannot be managed before the first save: ${target.className}.${foreignKey!.property} is not nullable`,
       'Make the foreign key nullable, or remove `deferrable`.',
@@ -121,7 +136,7 @@ function resolveRelation(
     onlyKeys(at, key, value, PANEL_KEYS, '{ list: { columns }, showSearch?, toolbarButtons? }');
     if (value.list !== undefined || required) onlyKeys(at, `${key}.list`, value.list, LIST_KEYS, '{ columns, defaultSort?, … }');
     if (value.showSearch !== undefined && typeof value.showSearch !== 'boolean')
-      throw at(`${key}.showSearch`, 'must be true or false', 'Use a boolean.');
+      throw at('controller_value_invalid', `${key}.showSearch`, 'must be true or false', 'Use a boolean.');
     return value;
   };
   const view = panel('view', config.view, true)!;
@@ -137,9 +152,15 @@ function resolveRelation(
   if (config.controller !== undefined) {
     const related = typeof config.controller === 'string' ? controllers.get(config.controller) : undefined;
     if (!related)
-      throw at('controller', `no controller "${String(config.controller)}"`, 'Name a registered controller as `vendor/plugin/name`.');
+      throw at(
+        'controller_unknown',
+        'controller',
+        `no controller "${String(config.controller)}"`,
+        'Name a registered controller as `vendor/plugin/name`.',
+      );
     if (related.meta.class !== target.class)
       throw at(
+        'relation_controller_mismatch',
         'controller',
         `controller "${config.controller}" manages ${related.meta.className}, not ${target.className}`,
         `Name a controller of ${target.className}.`,
@@ -156,6 +177,7 @@ function resolveRelation(
       for (const [fieldName, fieldConfig] of Object.entries(config[form]?.fields ?? {})) {
         if ((fieldConfig.property ?? fieldName) === foreignKey.property)
           throw at(
+            'relation_form_invalid',
             `${form}.fields.${fieldName}`,
             `"${foreignKey.property}" is the relation's key, which the server sets`,
             'Remove the field.',
@@ -202,11 +224,12 @@ function resolveRelation(
     checkButtons(at, manage.toolbarButtons, { kind, foreignKey, manageForm: config.manageForm !== undefined }, 'manage');
 
   if (config.label !== undefined && (typeof config.label !== 'string' || config.label === ''))
-    throw at('label', 'must be a non-empty string', 'Use a string key or text.');
+    throw at('controller_value_invalid', 'label', 'must be a non-empty string', 'Use a string key or text.');
   if (config.messages !== undefined) {
     onlyKeys(at, 'messages', config.messages, RELATION_MESSAGE_KEYS, '{ linked: "…", … }');
     for (const [key, message] of Object.entries(config.messages))
-      if (typeof message !== 'string' || message === '') throw at(`messages.${key}`, 'must be a string key or text', 'Use a string.');
+      if (typeof message !== 'string' || message === '')
+        throw at('controller_value_invalid', `messages.${key}`, 'must be a string key or text', 'Use a string.');
   }
   return {
     name,
@@ -232,17 +255,29 @@ const childFieldTypes = (types: ReadonlyMap<string, FieldType>) =>
   new Map([...types].filter(([name]) => !isPluginFieldType(name) && name !== 'relation-manager'));
 
 function checkChildFields(at: At, where: string, fields: unknown, types: ReadonlyMap<string, FieldType>) {
-  if (!isObject(fields)) throw at(where, 'must be an object of field name to field', 'Use `{ title: { type: "text", label: "Title" } }`.');
+  if (!isObject(fields))
+    throw at(
+      'controller_value_invalid',
+      where,
+      'must be an object of field name to field',
+      'Use `{ title: { type: "text", label: "Title" } }`.',
+    );
   for (const [name, field] of Object.entries(fields)) {
     const type = isObject(field) ? field.type : undefined;
     if (type === 'relation-manager')
       throw at(
+        'relation_form_invalid',
         `${where}.${name}.type`,
         'a relation form cannot hold a relation-manager',
         'Manage nested relations from their own controller.',
       );
     if (typeof type === 'string' && types.has(type) && isPluginFieldType(type))
-      throw at(`${where}.${name}.type`, `plugin field type "${type}" is not available in a relation's forms`, 'Use a built-in field type.');
+      throw at(
+        'relation_form_invalid',
+        `${where}.${name}.type`,
+        `plugin field type "${type}" is not available in a relation's forms`,
+        'Use a built-in field type.',
+      );
   }
 }
 
@@ -260,13 +295,20 @@ function checkButtons(
     return undefined;
   };
   if (declared === undefined) return new Set(BUTTONS.filter((button) => can(button) === undefined));
-  if (!Array.isArray(declared)) throw at(where, 'must be a list of buttons', `Use some of: ${BUTTONS.join(', ')}.`);
+  if (!Array.isArray(declared))
+    throw at('controller_value_invalid', where, 'must be a list of buttons', `Use some of: ${BUTTONS.join(', ')}.`);
   const buttons = new Set<RelationButton>();
   for (const button of declared) {
     if (!BUTTONS.includes(button as RelationButton))
-      throw at(where, `unknown button ${JSON.stringify(button)}`, `Use some of: ${BUTTONS.join(', ')}.`);
+      throw at('relation_button_invalid', where, `unknown button ${JSON.stringify(button)}`, `Use some of: ${BUTTONS.join(', ')}.`);
     const problem = can(button as RelationButton);
-    if (problem) throw at(where, `"${button}" on a ${relation.kind} ${problem}`, 'Remove the button, or declare what it needs.');
+    if (problem)
+      throw at(
+        'relation_button_invalid',
+        where,
+        `"${button}" on a ${relation.kind} ${problem}`,
+        'Remove the button, or declare what it needs.',
+      );
     buttons.add(button as RelationButton);
   }
   return buttons;
@@ -293,6 +335,7 @@ function resolvePivot(
     onlyKeys(at, 'pivot.form', config.pivot.form, ['fields'], '{ fields: { … } }');
     if (!pivotMeta)
       throw at(
+        'relation_pivot_invalid',
         'pivot',
         'the relation has no pivot entity',
         'Declare the belongsToMany with `pivotEntity(…)` over an entity holding the pivot columns.',
@@ -302,6 +345,7 @@ function resolvePivot(
       const bound = pivotMeta.properties[(field.property ?? name) as never] as EntityProperty | undefined;
       if (bound?.kind !== 'scalar' || bound.primary)
         throw at(
+          'relation_pivot_invalid',
           `pivot.form.fields.${name}`,
           `the pivot entity has no column "${field.property ?? name}"`,
           'Name a scalar column of the pivot entity.',
@@ -321,7 +365,12 @@ function resolvePivot(
         childFieldTypes(ctx.fieldTypes),
       );
       if (type.storage !== 'column')
-        throw at(`pivot.form.fields.${name}.type`, `a ${type.name} field has no pivot column`, 'Use a field type stored in a column.');
+        throw at(
+          'relation_pivot_invalid',
+          `pivot.form.fields.${name}.type`,
+          `a ${type.name} field has no pivot column`,
+          'Use a field type stored in a column.',
+        );
       fields.set(name, { name, config: field, type, property: bound, info: propertyInfo(bound) });
     }
   }

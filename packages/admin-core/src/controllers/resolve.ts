@@ -6,8 +6,6 @@ import { relationKindOf } from '../fields/relation.ts';
 import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
 import type { ControllerConfig, FieldConfig, ListConfig, Scope } from './types.ts';
 import { checkedScope, unknownConditionKey, type ScopePlace } from './no-rows.ts';
-import { checkActions } from '../behaviors/actions/check.ts';
-import { checkPartials } from '../behaviors/partials/check.ts';
 import type { ResolvedRelation } from './relation-types.ts';
 import { checkReorder, type ResolvedReorder } from './check-reorder.ts';
 
@@ -78,12 +76,25 @@ export interface ResolveContext {
   keys?: { form: string; list: string };
   /** The controller start-up messages name (a relation's child forms and lists name their parent). */
   shownAs?: string;
+  /**
+   * The behaviours' own config checks (actions, partials), run after the controller's, in this
+   * order; `core.ts` passes them in so that `controllers/` imports no behaviour
+   * (docs/architecture.md, "Behaviours").
+   */
+  checks: readonly ControllerCheck[];
 }
+
+/**
+ * A behaviour's start-up check of its keys of a controller (the config as the engine runs it:
+ * partials cache their parsed templates by it). Throws a `ConfigError` made with `at`.
+ */
+export type ControllerCheck = (at: At, config: ResolvedControllerConfig, ctx: ResolveContext) => void;
 
 /** Shapes of the keys that hold functions and plain objects (`scopes`, `hooks`, `form` apart from fields). */
 function checkShapes(at: At, config: ControllerConfig): void {
   for (const flag of ['singleton', 'readOnly'] as const)
-    if (config[flag] !== undefined && typeof config[flag] !== 'boolean') throw at(flag, 'must be true or false', 'Use a boolean.');
+    if (config[flag] !== undefined && typeof config[flag] !== 'boolean')
+      throw at('controller_value_invalid', flag, 'must be true or false', 'Use a boolean.');
   for (const [key, known] of [
     ['scopes', ['list', 'form']],
     ['hooks', HOOK_KEYS],
@@ -95,20 +106,31 @@ function checkShapes(at: At, config: ControllerConfig): void {
       // A scope may also be a fixed condition (checked against the entity in `resolveScopes`).
       if (key === 'scopes' && isObject(fn)) continue;
       if (typeof fn !== 'function')
-        throw at(`${key}.${name}`, key === 'scopes' ? 'must be a function or a condition' : 'must be a function', 'Pass a function.');
+        throw at(
+          'controller_value_invalid',
+          `${key}.${name}`,
+          key === 'scopes' ? 'must be a function or a condition' : 'must be a function',
+          'Pass a function.',
+        );
     }
   }
   const form = config.form;
   if (form === undefined) return;
   onlyKeys(at, 'form', form, FORM_KEYS, '{ fields, … }');
   if (!isObject(form.fields))
-    throw at('form.fields', 'must be an object of field name to field', 'Use for example `{ title: { type: "text", label: "Title" } }`.');
+    throw at(
+      'controller_value_invalid',
+      'form.fields',
+      'must be an object of field name to field',
+      'Use for example `{ title: { type: "text", label: "Title" } }`.',
+    );
   if (form.name !== undefined && (typeof form.name !== 'string' || form.name === ''))
-    throw at('form.name', 'must be a non-empty string', 'Use a string key or text.');
+    throw at('controller_value_invalid', 'form.name', 'must be a non-empty string', 'Use a string key or text.');
   if (form.messages !== undefined) {
     onlyKeys(at, 'form.messages', form.messages, FORM_MESSAGE_KEYS, '{ saved: "…", … }');
     for (const [key, message] of Object.entries(form.messages))
-      if (typeof message !== 'string' || message === '') throw at(`form.messages.${key}`, 'must be a string key or text', 'Use a string.');
+      if (typeof message !== 'string' || message === '')
+        throw at('controller_value_invalid', `form.messages.${key}`, 'must be a string key or text', 'Use a string.');
   }
   if (form.redirects !== undefined) {
     onlyKeys(at, 'form.redirects', form.redirects, ['create', 'update', 'default'], '{ create?, update?, default? }');
@@ -118,15 +140,20 @@ function checkShapes(at: At, config: ControllerConfig): void {
       onlyKeys(at, `form.redirects.${mode}`, targets, ['redirect', 'redirectClose'], '{ redirect?, redirectClose? }');
       for (const [key, target] of Object.entries(targets))
         if (typeof target !== 'string')
-          throw at(`form.redirects.${mode}.${key}`, 'must be a string', 'Use a target such as "acme/shop/orders/update/:id".');
+          throw at(
+            'controller_value_invalid',
+            `form.redirects.${mode}.${key}`,
+            'must be a string',
+            'Use a target such as "acme/shop/orders/update/:id".',
+          );
     }
     if (form.redirects.default !== undefined && typeof form.redirects.default !== 'string')
-      throw at('form.redirects.default', 'must be a string', 'Use a target such as "acme/shop/orders".');
+      throw at('controller_value_invalid', 'form.redirects.default', 'must be a string', 'Use a target such as "acme/shop/orders".');
   }
   if (form.preview !== undefined) {
     onlyKeys(at, 'form.preview', form.preview, ['headerPartial'], '{ headerPartial }');
     if (typeof form.preview.headerPartial !== 'string' || form.preview.headerPartial === '')
-      throw at('form.preview.headerPartial', 'must name a partial', 'Use for example "preview_header".');
+      throw at('controller_value_invalid', 'form.preview.headerPartial', 'must name a partial', 'Use for example "preview_header".');
   }
 }
 
@@ -156,6 +183,7 @@ function resolveScopes(
       const bad = unknownConditionKey(scope, meta);
       if (bad !== undefined)
         throw at(
+          'controller_property_unknown',
           `scopes.${kind}`,
           `the condition names "${bad}", which is not a property of the entity ${meta.className}`,
           'Name a property of the entity.',
@@ -187,58 +215,84 @@ export const propertyInfo = (property: EntityProperty): PropertyInfo => ({
 /** Checks one controller against its entity's metadata and resolves fields and columns. */
 export function resolveController(address: string, config: ControllerConfig, ctx: ResolveContext): ResolvedController {
   const rename = (key: string) => (ctx.keys ? key.replace(/^form\b/, ctx.keys.form).replace(/^list\b/, ctx.keys.list) : key);
-  const at: At = (key, problem, fix) =>
-    ConfigError.at({ plugin: ctx.plugin, controller: ctx.shownAs ?? address, key: rename(key) }, problem, fix);
+  const at: At = (code, key, problem, fix) =>
+    ConfigError.at(code, { plugin: ctx.plugin, controller: ctx.shownAs ?? address, key: rename(key) }, problem, fix);
   for (const key of Object.keys(config)) {
-    if (!CONTROLLER_KEYS.includes(key)) throw at(key, 'unknown controller key', `Known keys: ${CONTROLLER_KEYS.join(', ')}.`);
+    if (!CONTROLLER_KEYS.includes(key))
+      throw at('controller_key_unknown', key, 'unknown controller key', `Known keys: ${CONTROLLER_KEYS.join(', ')}.`);
   }
   if (!config.entity)
     throw at(
+      'controller_entity_invalid',
       'entity',
       'the controller names no entity',
       "Set `entity` to a MikroORM entity made with defineEntity and listed in the plugin's `entities`.",
     );
   const meta = ctx.metadata.find(config.entity as never);
-  if (!meta) throw at('entity', 'the entity is not registered', "List it in the plugin's `entities`.");
+  if (!meta) throw at('controller_entity_invalid', 'entity', 'the entity is not registered', "List it in the plugin's `entities`.");
   const pk = meta.primaryKeys;
   if (pk.length !== 1 || pk[0] !== 'id' || meta.properties.id?.runtimeType !== 'number') {
-    throw at('entity', 'the entity needs an integer primary key `id`', 'Add `id: p.integer().primary()`.');
+    throw at('controller_entity_invalid', 'entity', 'the entity needs an integer primary key `id`', 'Add `id: p.integer().primary()`.');
   }
   if (config.softDelete !== undefined && meta.properties[config.softDelete as never]?.runtimeType !== 'Date') {
     throw at(
+      'controller_property_mismatch',
       'softDelete',
       `"${String(config.softDelete)}" is not a datetime property of the entity`,
       'Name a nullable datetime property such as `deleted_at`.',
     );
   }
-  if (!config.form && !config.list) throw at('form', 'the controller declares neither a list nor a form', 'Declare `list` and/or `form`.');
-  if (config.singleton && !config.form) throw at('form', 'a singleton controller needs a form', 'Declare `form`.');
+  if (!config.form && !config.list)
+    throw at('controller_sections_invalid', 'form', 'the controller declares neither a list nor a form', 'Declare `list` and/or `form`.');
+  if (config.singleton && !config.form)
+    throw at('controller_sections_invalid', 'form', 'a singleton controller needs a form', 'Declare `form`.');
   if (config.singleton && config.readOnly)
-    throw at('readOnly', 'a singleton cannot be read-only (opening it creates its record)', 'Remove `readOnly`, or `singleton`.');
+    throw at(
+      'controller_sections_invalid',
+      'readOnly',
+      'a singleton cannot be read-only (opening it creates its record)',
+      'Remove `readOnly`, or `singleton`.',
+    );
   if (config.singleton && config.list)
-    throw at('list', 'a singleton controller has no list (its list routes answer 404)', 'Remove `list`, or `singleton`.');
+    throw at(
+      'controller_sections_invalid',
+      'list',
+      'a singleton controller has no list (its list routes answer 404)',
+      'Remove `list`, or `singleton`.',
+    );
   checkShapes(at, config);
 
   const fields = new Map<string, ResolvedField>();
   for (const [name, field] of Object.entries(config.form?.fields ?? {})) {
     const where = `form.fields.${name}`;
     if (!FIELD_NAME.test(name))
-      throw at(where, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
+      throw at(
+        'field_name_invalid',
+        where,
+        'field names are lower-case identifiers',
+        'Use letters, digits and "_", starting with a letter.',
+      );
     const known = ctx.fieldTypes.get((field as { type?: string } | undefined)?.type as string);
     let property: EntityProperty | undefined;
     if (known && (known.storage === 'column' || known.storage === 'relation') && !field.virtual) {
       property = meta.properties[(field.property ?? name) as never] as EntityProperty | undefined;
       if (!property)
-        throw at(where, `the entity has no property "${field.property ?? name}"`, 'Name an entity property, or set `property`.');
+        throw at(
+          'controller_property_unknown',
+          where,
+          `the entity has no property "${field.property ?? name}"`,
+          'Name an entity property, or set `property`.',
+        );
       const isRelation = property.kind === 'm:1' || property.kind === 'm:n' || property.kind === '1:1';
       if (known.storage === 'relation' && !isRelation)
         throw at(
+          'field_binding_invalid',
           where,
           `"${property.name}" is not a belongsTo or belongsToMany relation`,
           'Bind the relation field to a manyToOne or manyToMany property.',
         );
       if (known.storage === 'column' && property.kind !== 'scalar' && property.kind !== 'embedded') {
-        throw at(where, `"${property.name}" is a relation, not a column`, 'Use `type: relation` for it.');
+        throw at('field_binding_invalid', where, `"${property.name}" is a relation, not a column`, 'Use `type: relation` for it.');
       }
     }
     // A relation-manager has no value but names the relation it manages: the type checks its kind.
@@ -247,6 +301,7 @@ export function resolveController(address: string, config: ControllerConfig, ctx
       managed = meta.properties[field.relation as never] as EntityProperty | undefined;
       if (!managed)
         throw at(
+          'controller_property_unknown',
           `${where}.relation`,
           `the entity has no relation "${field.relation}"`,
           'Name a hasMany or belongsToMany property of the entity.',
@@ -270,6 +325,7 @@ export function resolveController(address: string, config: ControllerConfig, ctx
     );
     if (type.storage === 'column' && field.virtual) {
       throw at(
+        'field_options_conflict',
         `${where}.virtual`,
         `a ${type.name} field is stored in a column and cannot be virtual`,
         'Remove `virtual`; only password fields are virtual.',
@@ -282,6 +338,7 @@ export function resolveController(address: string, config: ControllerConfig, ctx
       const labelProperty = labelPropertyFor(property.targetMeta, field.nameFrom, true);
       if (!labelProperty) {
         throw at(
+          'controller_label_unknown',
           field.nameFrom !== undefined ? `${where}.nameFrom` : where,
           `the related entity ${property.targetMeta.className} has no text property ${field.nameFrom !== undefined ? `"${field.nameFrom}"` : 'name, title, login or code'} to use as label`,
           'Set `nameFrom` to a text property of the related entity.',
@@ -300,12 +357,11 @@ export function resolveController(address: string, config: ControllerConfig, ctx
   const list = scoped.list as typeof checked.list;
   for (const permission of config.permissions ?? []) {
     if (!ctx.permissionCodes.has(permission))
-      throw at('permissions', `unknown permission "${permission}"`, "Declare it in some plugin's `permissions`.");
+      throw at('permission_unknown', 'permissions', `unknown permission "${permission}"`, "Declare it in some plugin's `permissions`.");
   }
   // The engine's copy carries the checked scopes; the partials' cache is keyed by it.
   const resolved: ResolvedControllerConfig = scoped.scopes ? { ...config, scopes: scoped.scopes } : (config as ResolvedControllerConfig);
-  checkActions(at, config, ctx.permissionCodes);
-  checkPartials(at, resolved);
+  for (const check of ctx.checks) check(at, resolved, ctx);
   const reorder = config.reorder === undefined ? undefined : checkReorder(at, config.reorder, meta);
   return {
     address,

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Collection, EntitySchema, Reference } from '@mikro-orm/core';
 import type { Principal } from '../auth/principal.ts';
-import type { ControllerActions } from '../behaviors/actions/types.ts';
-import type { PartialConfig } from '../behaviors/partials/types.ts';
+import type { ControllerActions } from './action-config.ts';
+import type { PartialConfig } from './partial-config.ts';
 
 /**
  * The property names of an entity type: what list columns, filters, sort, scopes and the other

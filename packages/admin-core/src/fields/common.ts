@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/errors.ts';
-import { isPlainObject } from '../validation/body.ts';
+import { ConfigError, type ConfigErrorCode } from '../config/errors.ts';
+import { isPlainObject } from '../validation/values.ts';
 import { FieldError, type FieldCheckContext, type FieldDecodeContext, type PropertyInfo } from './types.ts';
 
 export { isPlainObject };
@@ -65,10 +65,16 @@ export function checkLength(value: string, ctx: { property?: PropertyInfo }): vo
 }
 
 /** Start-up refusal for one key of one field: names plugin, controller and `form.fields.<field>.<key>`. */
-export function configError(ctx: FieldCheckContext, key: string | undefined, problem: string, fix: string): ConfigError {
+export function configError(
+  ctx: FieldCheckContext,
+  code: ConfigErrorCode,
+  key: string | undefined,
+  problem: string,
+  fix: string,
+): ConfigError {
   const form = ctx.form ?? 'form';
   const where = key ? `${form}.fields.${ctx.field}.${key}` : `${form}.fields.${ctx.field}`;
-  return ConfigError.at({ plugin: ctx.plugin, controller: ctx.controller, key: where }, problem, fix);
+  return ConfigError.at(code, { plugin: ctx.plugin, controller: ctx.controller, key: where }, problem, fix);
 }
 
 /** The column type without its modifiers: `numeric(12,2)` is `numeric`, `time(0)` is `time`. */
@@ -87,25 +93,28 @@ export const isStringArray = (value: unknown): value is string[] => Array.isArra
 /** Shape checks used by several `check()` functions: each throws a `configError` naming the key. */
 export const must = {
   string(ctx: FieldCheckContext, key: string, value: unknown, fix = 'Use a string.'): void {
-    if (value !== undefined && (typeof value !== 'string' || value === '')) throw configError(ctx, key, 'must be a non-empty string', fix);
+    if (value !== undefined && (typeof value !== 'string' || value === ''))
+      throw configError(ctx, 'field_option_invalid', key, 'must be a non-empty string', fix);
   },
   boolean(ctx: FieldCheckContext, key: string, value: unknown): void {
-    if (value !== undefined && typeof value !== 'boolean') throw configError(ctx, key, 'must be true or false', 'Use a boolean.');
+    if (value !== undefined && typeof value !== 'boolean')
+      throw configError(ctx, 'field_option_invalid', key, 'must be true or false', 'Use a boolean.');
   },
   stringArray(ctx: FieldCheckContext, key: string, value: unknown, fix = 'Use an array of strings.'): void {
     if (value !== undefined && !(isStringArray(value) && value.every((item) => item !== ''))) {
-      throw configError(ctx, key, 'must be an array of non-empty strings', fix);
+      throw configError(ctx, 'field_option_invalid', key, 'must be an array of non-empty strings', fix);
     }
   },
   positiveInteger(ctx: FieldCheckContext, key: string, value: unknown): void {
     if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) {
-      throw configError(ctx, key, 'must be a whole number above 0', 'Use for example 1, 6 or 250.');
+      throw configError(ctx, 'field_option_invalid', key, 'must be a whole number above 0', 'Use for example 1, 6 or 250.');
     }
   },
   oneOf(ctx: FieldCheckContext, key: string, value: unknown, allowed: readonly string[]): void {
     if (value !== undefined && !allowed.includes(value as string)) {
       throw configError(
         ctx,
+        'field_option_invalid',
         key,
         `is ${JSON.stringify(value)}, not one of ${allowed.map((a) => `"${a}"`).join(', ')}`,
         `Use one of ${allowed.join(', ')}.`,
@@ -113,6 +122,7 @@ export const must = {
     }
   },
   function(ctx: FieldCheckContext, key: string, value: unknown): void {
-    if (value !== undefined && typeof value !== 'function') throw configError(ctx, key, 'must be a function', 'Pass a function.');
+    if (value !== undefined && typeof value !== 'function')
+      throw configError(ctx, 'field_option_invalid', key, 'must be a function', 'Pass a function.');
   },
 };

@@ -63,7 +63,13 @@ export function checkFieldConfig(
   const allowed = new Set<string>([...GENERAL_FIELD_KEYS, ...own]);
   for (const key of Object.keys(field)) {
     if (!allowed.has(key)) {
-      throw configError(ctx, key, `unknown key "${key}" for a ${field.type} field`, `Allowed keys: ${[...allowed].join(', ')}.`);
+      throw configError(
+        ctx,
+        'field_key_unknown',
+        key,
+        `unknown key "${key}" for a ${field.type} field`,
+        `Allowed keys: ${[...allowed].join(', ')}.`,
+      );
     }
   }
   for (const key of ['label', 'comment', 'tab', 'size', 'property'] as const) must.string(ctx, key, field[key]);
@@ -76,6 +82,7 @@ export function checkFieldConfig(
   ) {
     throw configError(
       ctx,
+      'field_option_invalid',
       'context',
       `${JSON.stringify(context)} is not a context or list of contexts`,
       'Use a string such as "update", or an array such as ["create", "update"].',
@@ -84,25 +91,45 @@ export function checkFieldConfig(
   if (field.default !== undefined && !isScalar(field.default)) {
     throw configError(
       ctx,
+      'field_option_invalid',
       'default',
       'must be a scalar (string, number, boolean or null)',
       'Use a scalar default, or set the value in a `beforeSave` hook.',
     );
   }
   if (field.attributes !== undefined && !(isPlainObject(field.attributes) && Object.values(field.attributes).every(isScalar))) {
-    throw configError(ctx, 'attributes', 'must be an object of scalar values', 'Use for example `{ maxlength: 100 }`.');
+    throw configError(
+      ctx,
+      'field_option_invalid',
+      'attributes',
+      'must be an object of scalar values',
+      'Use for example `{ maxlength: 100 }`.',
+    );
   }
   if (field.options !== undefined && !(isPlainObject(field.options) && Object.values(field.options).every(isString))) {
-    throw configError(ctx, 'options', 'must be an object of value to label', 'Use for example `{ draft: "acme.blog::lang.draft" }`.');
+    throw configError(
+      ctx,
+      'field_option_invalid',
+      'options',
+      'must be an object of value to label',
+      'Use for example `{ draft: "acme.blog::lang.draft" }`.',
+    );
   }
   if (field.emptyOption !== undefined) must.string(ctx, 'emptyOption', field.emptyOption, 'Use the label of the empty choice.');
   if (field.preset !== undefined) checkPreset(field.preset, ctx);
   if (field.typeOptions !== undefined && !isPlainObject(field.typeOptions)) {
-    throw configError(ctx, 'typeOptions', 'must be an object', 'Use an object of the options the plugin field type defines.');
+    throw configError(
+      ctx,
+      'field_option_invalid',
+      'typeOptions',
+      'must be an object',
+      'Use an object of the options the plugin field type defines.',
+    );
   }
   if (field.element !== undefined && !isCustomElementName(field.element)) {
     throw configError(
       ctx,
+      'field_option_invalid',
       'element',
       `${JSON.stringify(field.element)} is not a custom element name`,
       'Use a lower-case tag with a hyphen, for example "acme-color-picker".',
@@ -117,13 +144,19 @@ export function checkFieldConfig(
 function checkPreset(preset: unknown, ctx: FieldCheckContext): void {
   const fix = 'Use `{ field: "<another field>", type: "slug" }` or `type: "exact"`.';
   if (!isPlainObject(preset) || !Object.keys(preset).every((key) => key === 'field' || key === 'type')) {
-    throw configError(ctx, 'preset', 'must be `{ field, type }`', fix);
+    throw configError(ctx, 'field_option_invalid', 'preset', 'must be `{ field, type }`', fix);
   }
   if (!isString(preset.field) || preset.field === '' || preset.field === ctx.field) {
-    throw configError(ctx, 'preset.field', `${JSON.stringify(preset.field)} does not name another field`, fix);
+    throw configError(ctx, 'field_reference_unknown', 'preset.field', `${JSON.stringify(preset.field)} does not name another field`, fix);
   }
   if (ctx.fields && !Object.hasOwn(ctx.fields, preset.field)) {
-    throw configError(ctx, 'preset.field', `the form has no field "${preset.field}"`, `Use one of ${Object.keys(ctx.fields).join(', ')}.`);
+    throw configError(
+      ctx,
+      'field_reference_unknown',
+      'preset.field',
+      `the form has no field "${preset.field}"`,
+      `Use one of ${Object.keys(ctx.fields).join(', ')}.`,
+    );
   }
   must.oneOf(ctx, 'preset.type', preset.type ?? null, ['slug', 'exact']);
 }
@@ -139,11 +172,18 @@ export function checkField(
   types: ReadonlyMap<string, FieldType> = BUILTIN_FIELD_TYPES,
 ): FieldType {
   if (!isPlainObject(field))
-    throw configError(ctx, undefined, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
+    throw configError(
+      ctx,
+      'field_option_invalid',
+      undefined,
+      'a field must be an object',
+      'Declare it as `{ type: "text", label: "..." }`.',
+    );
   const type = isString(field.type) ? types.get(field.type) : undefined;
   if (!type) {
     throw configError(
       ctx,
+      'field_type_unknown',
       'type',
       `unknown field type ${JSON.stringify(field.type)}`,
       `Use one of ${[...types.keys()].join(', ')}, or register a plugin field type under that alias.`,

@@ -27,6 +27,7 @@ export function checkCrossFieldRules(field: FieldConfig, ctx: FieldCheckContext,
   if (field.validate !== undefined && type?.storage === 'none') {
     throw configError(
       ctx,
+      'field_rule_invalid',
       'validate',
       `a ${field.type} field has no value to validate`,
       'Remove `validate`; only fields with a value take it.',
@@ -38,29 +39,49 @@ export function checkCrossFieldRules(field: FieldConfig, ctx: FieldCheckContext,
     if (!COMPARABLE.includes(field.type)) {
       throw configError(
         ctx,
+        'field_rule_invalid',
         rule,
         `\`${rule}\` compares ordered values, and a ${field.type} field has none`,
         'Use it on a datepicker or number field, or write the rule in `validate(value, values)`.',
       );
     }
     if (!isString(other) || other === '' || other === ctx.field) {
-      throw configError(ctx, rule, `${JSON.stringify(other)} does not name another field`, `Use \`${rule}: "<another field>"\`.`);
+      throw configError(
+        ctx,
+        'field_reference_unknown',
+        rule,
+        `${JSON.stringify(other)} does not name another field`,
+        `Use \`${rule}: "<another field>"\`.`,
+      );
     }
     if (!ctx.fields) continue;
     const target = Object.hasOwn(ctx.fields, other) ? ctx.fields[other] : undefined;
     if (!target) {
-      throw configError(ctx, rule, `the form has no field "${other}"`, `Use one of ${Object.keys(ctx.fields).join(', ')}.`);
+      throw configError(
+        ctx,
+        'field_reference_unknown',
+        rule,
+        `the form has no field "${other}"`,
+        `Use one of ${Object.keys(ctx.fields).join(', ')}.`,
+      );
     }
     if (target.type !== field.type || shapeOf(target) !== shapeOf(field)) {
       throw configError(
         ctx,
+        'field_rule_invalid',
         rule,
         `"${other}" is a ${shapeOf(target)} field and cannot be compared with this ${shapeOf(field)} field`,
         `Compare with a ${shapeOf(field)} field${field.type === 'datepicker' ? ' (the same `mode` and `ignoreTimezone`)' : ''}.`,
       );
     }
     if (target.virtual) {
-      throw configError(ctx, rule, `"${other}" is virtual and has no stored value to compare with`, 'Compare with a stored field.');
+      throw configError(
+        ctx,
+        'field_rule_invalid',
+        rule,
+        `"${other}" is virtual and has no stored value to compare with`,
+        'Compare with a stored field.',
+      );
     }
   }
 }

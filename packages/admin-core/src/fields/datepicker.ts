@@ -2,6 +2,8 @@ import { FieldError } from './types.ts';
 import { baseColumnType, checkRequired, configError, invalid, mayBeNull, must, requiredError } from './common.ts';
 import { formatWallClock, parseDate, parseDateTime, parseTime } from './dates.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
+import { nullableIf, string } from '../schema/json.ts';
+import { DATETIME_IN, DATETIME_LOCAL_IN, DAY, inputMayBeNull, isNullable, TIME, TIME_IN, WALL_CLOCK } from './schemas.ts';
 
 type Mode = 'date' | 'datetime' | 'time';
 const MODES: readonly Mode[] = ['date', 'datetime', 'time'];
@@ -16,7 +18,13 @@ const COLUMNS: Record<Mode, readonly string[]> = {
 
 function checkDateKey(ctx: FieldCheckContext, key: 'minDate' | 'maxDate', value: unknown): void {
   if (value !== undefined && (typeof value !== 'string' || !parseDate(value))) {
-    throw configError(ctx, key, `${JSON.stringify(value)} is not a date`, 'Write it as YYYY-MM-DD, for example "2000-01-01".');
+    throw configError(
+      ctx,
+      'field_option_invalid',
+      key,
+      `${JSON.stringify(value)} is not a date`,
+      'Write it as YYYY-MM-DD, for example "2000-01-01".',
+    );
   }
 }
 
@@ -29,6 +37,7 @@ function checkYearRange(ctx: FieldCheckContext, range: unknown): void {
   if (!ok) {
     throw configError(
       ctx,
+      'field_option_invalid',
       'yearRange',
       `${JSON.stringify(range)} is not a year range`,
       'Use `[n]` (n years either side of today, n >= 0) or `[from, to]` with from <= to.',
@@ -60,6 +69,7 @@ export const datepickerField: FieldType = {
       const fitting = MODES.find((m) => COLUMNS[m].includes(column));
       throw configError(
         ctx,
+        'field_column_mismatch',
         'mode',
         `mode "${mode}" does not match the ${column} column "${ctx.property!.name}"`,
         fitting ? `Use \`mode: '${fitting}'\`, or bind a ${COLUMNS[mode][0]} column.` : `Bind a ${COLUMNS[mode].join(' or ')} column.`,
@@ -68,6 +78,7 @@ export const datepickerField: FieldType = {
     if (field.firstDay !== undefined && !(Number.isInteger(field.firstDay) && field.firstDay >= 0 && field.firstDay <= 6)) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'firstDay',
         `${JSON.stringify(field.firstDay)} is not a weekday`,
         'Use a whole number from 0 (Sunday) to 6 (Saturday).',
@@ -76,11 +87,18 @@ export const datepickerField: FieldType = {
     checkDateKey(ctx, 'minDate', field.minDate);
     checkDateKey(ctx, 'maxDate', field.maxDate);
     if (field.minDate && field.maxDate && field.minDate > field.maxDate) {
-      throw configError(ctx, 'maxDate', `maxDate ${field.maxDate} is before minDate ${field.minDate}`, 'Swap them or widen the range.');
+      throw configError(
+        ctx,
+        'field_options_conflict',
+        'maxDate',
+        `maxDate ${field.maxDate} is before minDate ${field.minDate}`,
+        'Swap them or widen the range.',
+      );
     }
     if (mode === 'time' && (field.minDate || field.maxDate)) {
       throw configError(
         ctx,
+        'field_options_conflict',
         field.minDate ? 'minDate' : 'maxDate',
         'a time field has no date to limit',
         'Remove minDate and maxDate, or use mode date or datetime.',
@@ -89,6 +107,7 @@ export const datepickerField: FieldType = {
     if (field.ignoreTimezone !== undefined && mode !== 'datetime') {
       throw configError(
         ctx,
+        'field_options_conflict',
         'ignoreTimezone',
         `only a datetime field has a time zone (this one is mode "${mode}")`,
         'Remove `ignoreTimezone`.',
@@ -148,5 +167,24 @@ export const datepickerField: FieldType = {
     const date = value instanceof Date ? value : storedDateTime(String(value));
     if (Number.isNaN(date.getTime())) return String(value);
     return field.ignoreTimezone ? formatWallClock(date) : date.toISOString();
+  },
+  /** A record serves dates as `YYYY-MM-DD`, times as `hh:mm:ss`, date-times in UTC (or the wall-clock with `ignoreTimezone`). */
+  recordSchema(field) {
+    const mode = modeOf(field.config);
+    const schema =
+      mode === 'date'
+        ? string({ pattern: DAY })
+        : mode === 'time'
+          ? string({ pattern: TIME })
+          : field.config.ignoreTimezone
+            ? string({ pattern: WALL_CLOCK, description: 'A wall-clock time without offset.' })
+            : string({ format: 'date-time' });
+    return nullableIf(isNullable(field.property), schema);
+  },
+  inputSchema(field) {
+    const mode = modeOf(field.config);
+    const maybeNull = inputMayBeNull(field);
+    const pattern = mode === 'date' ? DAY : mode === 'time' ? TIME_IN : field.config.ignoreTimezone ? DATETIME_LOCAL_IN : DATETIME_IN;
+    return string({ pattern: maybeNull ? `^$|${pattern}` : pattern, ...(maybeNull ? { nullable: true } : {}) });
   },
 };

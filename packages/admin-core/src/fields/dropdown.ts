@@ -1,5 +1,7 @@
 import { checkRequired, configError, invalid, mayBeNull } from './common.ts';
 import type { FieldConfig, FieldType } from './types.ts';
+import { boolean, nullableIf, number, string } from '../schema/json.ts';
+import { isNullable } from './schemas.ts';
 
 /** Option keys: the values a dropdown offers (labels are string keys or text). */
 const keysOf = (field: FieldConfig): string[] => Object.keys(field.options ?? {});
@@ -26,11 +28,18 @@ export const dropdownField: FieldType = {
   keys: ['options', 'emptyOption'],
   check(field, ctx) {
     if (keysOf(field).length === 0) {
-      throw configError(ctx, 'options', 'a dropdown needs options', 'Add `options: { value: "label key" }` with at least one entry.');
+      throw configError(
+        ctx,
+        'field_option_invalid',
+        'options',
+        'a dropdown needs options',
+        'Add `options: { value: "label key" }` with at least one entry.',
+      );
     }
     if (isBooleanColumn(ctx.property?.runtimeType) && !keysOf(field).every((key) => key === 'true' || key === 'false')) {
       throw configError(
         ctx,
+        'field_column_mismatch',
         'options',
         'a dropdown over a boolean column offers only the keys "true" and "false"',
         'Use `options: { true: "…", false: "…" }`.',
@@ -44,6 +53,7 @@ export const dropdownField: FieldType = {
     ) {
       throw configError(
         ctx,
+        'field_options_conflict',
         'default',
         `${JSON.stringify(fallback)} is not one of the options`,
         `Use one of ${keysOf(field).join(', ')}, or remove \`default\`.`,
@@ -73,4 +83,28 @@ export const dropdownField: FieldType = {
     throw invalid('backend::validation.one_of', { values: keysOf(field).join(', ') });
   },
   encode: (value) => (value === undefined ? null : value),
+  /**
+   * The stored value as is, typed as the column stores it (booleans over a boolean column, numbers
+   * over a numeric one). No `enum` of the options: a row written outside the API (SQL, an import, an
+   * option removed since) may hold any value of the column, and the record serves it unchanged; the
+   * options bind only what a save accepts (docs/openapi.md, "Requests and answers").
+   */
+  recordSchema(field) {
+    const runtime = field.property?.runtimeType;
+    const description = 'The stored value; a save through the API takes one of the option values (see the Create and Update bodies).';
+    const base =
+      runtime === 'boolean' ? boolean({ description }) : runtime === 'number' ? number({ description }) : string({ description });
+    return nullableIf(isNullable(field.property), base);
+  },
+  /** One of the option keys, or the boolean or number a key reads as; `''` and null with an `emptyOption`. */
+  inputSchema(field) {
+    const keys = keysOf(field.config);
+    const values: unknown[] = [...keys];
+    for (const key of keys) {
+      if (key === 'true' || key === 'false') values.push(key === 'true');
+      else if (key.trim() !== '' && Number.isFinite(Number(key)) && String(Number(key)) === key) values.push(Number(key));
+    }
+    if (field.config.emptyOption !== undefined) values.push('', null);
+    return { enum: values, description: 'One of the option values.' };
+  },
 };

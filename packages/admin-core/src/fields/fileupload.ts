@@ -33,6 +33,7 @@ export const fileuploadField: FieldType = {
     if (upper !== undefined)
       throw configError(
         ctx,
+        'field_option_invalid',
         'fileTypes',
         `"${upper}" is not a lower-case extension`,
         'Write extensions in lower case without the dot, for example "jpg".',
@@ -43,7 +44,7 @@ export const fileuploadField: FieldType = {
       field.maxFilesize !== undefined &&
       !(typeof field.maxFilesize === 'number' && Number.isFinite(field.maxFilesize) && field.maxFilesize > 0)
     ) {
-      throw configError(ctx, 'maxFilesize', 'must be a number of megabytes above 0', 'Use for example 2 or 0.5.');
+      throw configError(ctx, 'field_option_invalid', 'maxFilesize', 'must be a number of megabytes above 0', 'Use for example 2 or 0.5.');
     }
     must.positiveInteger(ctx, 'imageWidth', field.imageWidth);
     must.positiveInteger(ctx, 'imageHeight', field.imageHeight);
@@ -52,32 +53,52 @@ export const fileuploadField: FieldType = {
     must.boolean(ctx, 'public', field.public);
     // Contradictions fail start-up (docs/files.md, "Fields").
     if (field.protected !== undefined && field.public !== undefined && field.protected === field.public)
-      throw configError(ctx, 'public', '`public` and `protected` contradict each other', 'Keep one of them: `public: false` is enough.');
+      throw configError(
+        ctx,
+        'field_options_conflict',
+        'public',
+        '`public` and `protected` contradict each other',
+        'Keep one of them: `public: false` is enough.',
+      );
     if (field.mode === 'image') {
       const notImage = field.fileTypes?.find((ext) => !['jpg', 'jpeg', 'png', 'gif', 'webp'].includes(ext));
       if (notImage !== undefined)
         throw configError(
           ctx,
+          'field_options_conflict',
           'fileTypes',
           `"${notImage}" is not an image type of an image-mode field`,
           'Use jpg, jpeg, png, gif or webp, or `mode: "file"`.',
         );
     } else if (field.keepMetadata !== undefined) {
-      throw configError(ctx, 'keepMetadata', 'metadata is removed from images only', 'Set `mode: "image"`, or remove `keepMetadata`.');
+      throw configError(
+        ctx,
+        'field_options_conflict',
+        'keepMetadata',
+        'metadata is removed from images only',
+        'Set `mode: "image"`, or remove `keepMetadata`.',
+      );
     } else if (field.thumbOptions !== undefined || field.imageWidth !== undefined || field.imageHeight !== undefined) {
       throw configError(
         ctx,
+        'field_options_conflict',
         field.thumbOptions !== undefined ? 'thumbOptions' : 'imageWidth',
         'thumbnails are for image-mode fields',
         'Set `mode: "image"`, or remove the thumbnail keys.',
       );
     }
     if (field.required === true && field.maxFiles !== undefined && field.maxFiles < 1)
-      throw configError(ctx, 'maxFiles', 'a required field must allow a file', 'Use maxFiles of 1 or more.');
+      throw configError(ctx, 'field_options_conflict', 'maxFiles', 'a required field must allow a file', 'Use maxFiles of 1 or more.');
     must.boolean(ctx, 'useCaption', field.useCaption);
     must.boolean(ctx, 'keepMetadata', field.keepMetadata);
     if (field.thumbOptions !== undefined && !(isPlainObject(field.thumbOptions) && ['crop', 'fit'].includes(field.thumbOptions.mode))) {
-      throw configError(ctx, 'thumbOptions', 'must be `{ mode: "crop" | "fit" }`', 'Use for example `{ mode: "crop" }`.');
+      throw configError(
+        ctx,
+        'field_option_invalid',
+        'thumbOptions',
+        'must be `{ mode: "crop" | "fit" }`',
+        'Use for example `{ mode: "crop" }`.',
+      );
     }
   },
   schema(field, ctx) {

@@ -1,6 +1,8 @@
 import { FieldError } from './types.ts';
 import { baseColumnType, configError, invalid, isPlainObject, requiredError } from './common.ts';
 import type { FieldType } from './types.ts';
+import { string } from '../schema/json.ts';
+import { perLocale } from './schemas.ts';
 
 const JSON_COLUMNS = new Set(['json', 'jsonb']);
 
@@ -20,6 +22,7 @@ export const mltextField: FieldType = {
     if (column && !JSON_COLUMNS.has(column)) {
       throw configError(
         ctx,
+        'field_column_mismatch',
         undefined,
         `an mltext field is stored as a json object, but "${ctx.property!.name}" is a ${column} column`,
         'Bind it to a json property (`p.json()`).',
@@ -63,4 +66,12 @@ export const mltextField: FieldType = {
     }
     return result;
   },
+  recordSchema: (_field, locales) => perLocale(locales, string()),
+  /** Any served locales, each a text or null; null clears every locale. */
+  inputSchema: (_field, locales) => ({
+    type: 'object',
+    properties: Object.fromEntries(locales.map((locale) => [locale, string({ nullable: true })])),
+    additionalProperties: false,
+    nullable: true,
+  }),
 };

@@ -2,6 +2,8 @@ import { FieldError } from './types.ts';
 import { baseColumnType, configError, mayBeNull, requiredError } from './common.ts';
 import { compareAbs, compareDecimal, DECIMAL, decimalOf, fractionDigits, integerDigits, signedDecimalOf } from './decimal.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
+import { nullableIf, string } from '../schema/json.ts';
+import { DECIMAL_PATTERN, inputMayBeNull, isNullable } from './schemas.ts';
 
 export const DEFAULT_MONEY_SCALE = 4;
 const scaleOf = (field: FieldConfig) => field.scale ?? DEFAULT_MONEY_SCALE;
@@ -29,6 +31,7 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
   if (column !== 'numeric' && column !== 'decimal') {
     throw configError(
       ctx,
+      'field_column_mismatch',
       undefined,
       `money is stored in a numeric column, but "${name}" is ${column}`,
       'Bind a `p.decimal()` property (floats would lose cents).',
@@ -37,6 +40,7 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
   if (ctx.property.runtimeType === 'number') {
     throw configError(
       ctx,
+      'field_column_mismatch',
       undefined,
       `the property "${name}" is hydrated as a JS number, which loses digits`,
       'Declare it as `p.decimal()` (string mode, the default).',
@@ -49,6 +53,7 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
   if (columnScale < scaleOf(field)) {
     throw configError(
       ctx,
+      'field_column_mismatch',
       'scale',
       `the field accepts ${scaleOf(field)} decimal places but the column "${name}" keeps ${columnScale}`,
       `Set \`.scale(${scaleOf(field)})\` on the property (or an unconstrained numeric column), or lower the field's \`scale\`.`,
@@ -57,6 +62,7 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
   if (max && integerDigits(max) > precision - columnScale) {
     throw configError(
       ctx,
+      'field_column_mismatch',
       'max',
       `max ${max} does not fit the column "${name}" (numeric(${precision},${columnScale}))`,
       'Raise the column precision or lower `max`.',
@@ -65,6 +71,7 @@ function checkColumn(field: FieldConfig, ctx: FieldCheckContext, max: string | u
   if (min !== null && integerDigits(min) > precision - columnScale) {
     throw configError(
       ctx,
+      'field_column_mismatch',
       'min',
       `min ${min} does not fit the column "${name}" (numeric(${precision},${columnScale}))`,
       'Raise the column precision or raise `min`.',
@@ -80,12 +87,14 @@ function checkMin(field: FieldConfig, ctx: FieldCheckContext, max: string | unde
   if (text === undefined) {
     throw configError(
       ctx,
+      'field_option_invalid',
       'min',
       `${JSON.stringify(min)} is not a decimal`,
       'Write it as a decimal string, for example "0" or "-1000"; `null` allows any negative amount.',
     );
   }
-  if (max !== undefined && compareDecimal(text, max) > 0) throw configError(ctx, 'min', `min ${text} is above max ${max}`, 'Lower `min`.');
+  if (max !== undefined && compareDecimal(text, max) > 0)
+    throw configError(ctx, 'field_options_conflict', 'min', `min ${text} is above max ${max}`, 'Lower `min`.');
   return text;
 }
 
@@ -103,6 +112,7 @@ export const moneyField: FieldType = {
     if ((field.currency === undefined) === (field.currencyFrom === undefined)) {
       throw configError(
         ctx,
+        'field_options_conflict',
         field.currency === undefined ? 'currency' : 'currencyFrom',
         field.currency === undefined ? 'a money field needs a currency' : 'a money field takes `currency` or `currencyFrom`, not both',
         'Set exactly one: `currency: "EUR"` for a fixed currency, or `currencyFrom: "<field>"` to read it from another field.',
@@ -111,6 +121,7 @@ export const moneyField: FieldType = {
     if (field.currency !== undefined && !(typeof field.currency === 'string' && CURRENCY.test(field.currency))) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'currency',
         `${JSON.stringify(field.currency)} is not a currency code`,
         'Use an ISO 4217 code in capitals, for example "EUR".',
@@ -120,6 +131,7 @@ export const moneyField: FieldType = {
       if (typeof field.currencyFrom !== 'string' || field.currencyFrom === '' || field.currencyFrom === ctx.field) {
         throw configError(
           ctx,
+          'field_reference_unknown',
           'currencyFrom',
           `${JSON.stringify(field.currencyFrom)} does not name another field`,
           'Name the form field that holds the currency code.',
@@ -128,6 +140,7 @@ export const moneyField: FieldType = {
       if (ctx.fields && !Object.hasOwn(ctx.fields, field.currencyFrom)) {
         throw configError(
           ctx,
+          'field_reference_unknown',
           'currencyFrom',
           `the form has no field "${field.currencyFrom}"`,
           `Use one of ${Object.keys(ctx.fields).join(', ')}.`,
@@ -135,7 +148,13 @@ export const moneyField: FieldType = {
       }
     }
     if (field.scale !== undefined && !(Number.isInteger(field.scale) && field.scale >= 2 && field.scale <= 4)) {
-      throw configError(ctx, 'scale', `${JSON.stringify(field.scale)} is outside 2..4`, 'Use 2, 3 or 4 decimal places (default 4).');
+      throw configError(
+        ctx,
+        'field_option_invalid',
+        'scale',
+        `${JSON.stringify(field.scale)} is outside 2..4`,
+        'Use 2, 3 or 4 decimal places (default 4).',
+      );
     }
     const max =
       field.max === undefined
@@ -146,6 +165,7 @@ export const moneyField: FieldType = {
     if (field.max !== undefined && max === undefined) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'max',
         `${JSON.stringify(field.max)} is not a non-negative decimal`,
         'Write it as a decimal string, for example "1000000" or "9999.99".',
@@ -182,4 +202,12 @@ export const moneyField: FieldType = {
   },
   // Strings pass unchanged; a number can only come from a column hydrated as a number.
   encode: (value) => (value === undefined || value === null ? null : String(value)),
+  recordSchema: (field) =>
+    nullableIf(isNullable(field.property), string({ pattern: DECIMAL_PATTERN, description: 'A decimal string, as stored.' })),
+  inputSchema: (field) =>
+    string({
+      pattern: inputMayBeNull(field) ? `^$|${DECIMAL_PATTERN}` : DECIMAL_PATTERN,
+      nullable: true,
+      description: 'A decimal string; JSON numbers are refused.',
+    }),
 };

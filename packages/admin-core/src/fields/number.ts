@@ -1,6 +1,8 @@
 import { FieldError } from './types.ts';
 import { baseColumnType, checkRequired, configError, invalid, mayBeNull, requiredError } from './common.ts';
 import type { FieldCheckContext, FieldConfig, FieldType } from './types.ts';
+import { integer, NULL_ONLY, nullableIf, number as numberSchema, string } from '../schema/json.ts';
+import { BIG_INTEGER_COLUMN_TYPE, baseType, INTEGER_COLUMN_TYPE, inputMayBeNull, isNullable, NUMERIC_TEXT } from './schemas.ts';
 
 /** A plain decimal or exponent notation, no sign but `-`, no spaces: what `Number()` reads exactly. */
 const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -57,6 +59,7 @@ function checkRange(field: FieldConfig, ctx: FieldCheckContext, column: string |
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value)))
       throw configError(
         ctx,
+        'field_option_invalid',
         key,
         `${typeof value === 'string' ? JSON.stringify(value) : String(value)} must be a finite number`,
         `Write \`${key}\` as a JSON number, for example 1.`,
@@ -64,10 +67,17 @@ function checkRange(field: FieldConfig, ctx: FieldCheckContext, column: string |
   }
   const { min, max, step } = field as { min?: number; max?: number; step?: number };
   if (min !== undefined && max !== undefined && min > max)
-    throw configError(ctx, 'min', `min ${min} is above max ${max}`, 'Swap them, or lower `min`.');
-  if (step !== undefined && step <= 0) throw configError(ctx, 'step', `step ${step} is not above 0`, 'Use a positive step, for example 1.');
+    throw configError(ctx, 'field_options_conflict', 'min', `min ${min} is above max ${max}`, 'Swap them, or lower `min`.');
+  if (step !== undefined && step <= 0)
+    throw configError(ctx, 'field_option_invalid', 'step', `step ${step} is not above 0`, 'Use a positive step, for example 1.');
   if (step !== undefined && column && INTEGER_COLUMNS.has(column) && !Number.isInteger(step))
-    throw configError(ctx, 'step', `step ${step} on the integer column "${ctx.property!.name}"`, 'Use a whole step, or a numeric column.');
+    throw configError(
+      ctx,
+      'field_column_mismatch',
+      'step',
+      `step ${step} on the integer column "${ctx.property!.name}"`,
+      'Use a whole step, or a numeric column.',
+    );
 }
 
 /** Whether `number` is `base` plus a whole multiple of `step`, within the rounding of binary floats. */
@@ -96,6 +106,7 @@ export const numberField: FieldType = {
     if (column && !NUMBER_COLUMNS.has(column)) {
       throw configError(
         ctx,
+        'field_column_mismatch',
         undefined,
         `a number field is bound to the ${column} column "${ctx.property!.name}"`,
         'Bind it to a numeric column, or use a text field.',
@@ -132,4 +143,17 @@ export const numberField: FieldType = {
   },
   // numeric columns come back from PostgreSQL as strings; a number field serves numbers.
   encode: (value) => (value === undefined || value === null || value === '' ? null : typeof value === 'number' ? value : Number(value)),
+  recordSchema: (field) =>
+    nullableIf(isNullable(field.property), INTEGER_COLUMN_TYPE.test(baseType(field.property)) ? integer() : numberSchema()),
+  /** A JSON number (whole over an integer column, within `min`/`max`) or a numeric text; null over a nullable column. */
+  inputSchema(field) {
+    const bounds = Object.fromEntries(
+      (['min', 'max'] as const).filter((key) => typeof field.config[key] === 'number').map((key) => [`${key}imum`, field.config[key]]),
+    );
+    const column = baseType(field.property);
+    const numeric = INTEGER_COLUMN_TYPE.test(column) || BIG_INTEGER_COLUMN_TYPE.test(column) ? integer(bounds) : numberSchema(bounds);
+    const maybeNull = inputMayBeNull(field);
+    const text = string({ pattern: maybeNull ? `^$|${NUMERIC_TEXT}` : NUMERIC_TEXT });
+    return { anyOf: [numeric, text, ...(maybeNull ? [NULL_ONLY] : [])] };
+  },
 };

@@ -14,6 +14,7 @@ export const partialField: FieldType = {
     if (typeof field.path !== 'string' || !PARTIAL_NAME.test(field.path)) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'path',
         field.path === undefined ? 'a partial field needs `path`' : `${JSON.stringify(field.path)} is not a partial name`,
         'Set `path` to the name of a partial the controller registers, for example "stock_summary".',

@@ -2,6 +2,7 @@ import { MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
 import { FieldError } from './types.ts';
 import { configError, invalid, requiredError } from './common.ts';
 import type { FieldType } from './types.ts';
+import { string } from '../schema/json.ts';
 
 /**
  * A write-only password. It is virtual: the engine never stores or returns it; the controller's
@@ -15,12 +16,14 @@ export const passwordField: FieldType = {
     if (field.virtual !== true) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'virtual',
         'a password field must be virtual (it is never stored in a column as sent nor returned in a record)',
         "Add `virtual: true` and hash the value in the controller's `hooks.beforeSave`.",
       );
     }
-    if (field.default !== undefined) throw configError(ctx, 'default', 'a password field cannot have a default', 'Remove `default`.');
+    if (field.default !== undefined)
+      throw configError(ctx, 'field_option_invalid', 'default', 'a password field cannot have a default', 'Remove `default`.');
   },
   decode(value, field, ctx) {
     if (value === undefined || value === null || value === '') {
@@ -36,4 +39,7 @@ export const passwordField: FieldType = {
     return value;
   },
   encode: () => undefined,
+  // Virtual: no record serves it, so only what a save accepts.
+  inputSchema: () =>
+    string({ nullable: true, writeOnly: true, format: 'password', description: 'Never returned; empty keeps the current one.' }),
 };

@@ -4,6 +4,7 @@ import { baseColumnType, configError, invalid, isPlainObject, must, requiredErro
 import type { Principal } from '../auth/principal.ts';
 import type { PermissionDefinition } from '../plugins/types.ts';
 import type { FieldConfig, FieldDecodeContext, FieldSchemaContext, FieldType } from './types.ts';
+import { integer, mapOf } from '../schema/json.ts';
 
 type Mode = 'radio' | 'checkbox';
 /** radio: per-admin overrides, 1 grants and -1 denies; checkbox: role grants, 1 only. Unset = key absent. */
@@ -111,17 +112,19 @@ export const permissioneditorField: FieldType = {
     if (unknown !== undefined) {
       throw configError(
         ctx,
+        'permission_unknown',
         'permissions',
         `"${unknown}" is not a registered permission`,
         "Declare it in some plugin's `permissions`, or remove it from the list.",
       );
     }
     if (field.default !== undefined)
-      throw configError(ctx, 'default', 'a permissioneditor cannot have a scalar default', 'Remove `default`.');
+      throw configError(ctx, 'field_option_invalid', 'default', 'a permissioneditor cannot have a scalar default', 'Remove `default`.');
     const column = baseColumnType(ctx);
     if (column && column !== 'json' && column !== 'jsonb') {
       throw configError(
         ctx,
+        'field_column_mismatch',
         undefined,
         `permissions are stored as a json object, but "${ctx.property!.name}" is a ${column} column`,
         'Bind a json property (`p.json()`).',
@@ -131,4 +134,7 @@ export const permissioneditorField: FieldType = {
   schema: (field, ctx) => ({ mode: modeOf(field), permissionTabs: permissionTabs(field, ctx) }),
   decode: decodePermissions,
   encode: (value) => storedPermissions(value),
+  recordSchema: () => mapOf(integer(), { description: 'Permission code to value.' }),
+  inputSchema: (field) =>
+    mapOf(integer({ enum: field.config.mode === 'checkbox' ? [1] : [1, -1] }), { description: 'Permission code to value.' }),
 };

@@ -11,6 +11,7 @@ export const relationManagerField: FieldType = {
     if (typeof field.relation !== 'string' || field.relation === '') {
       throw configError(
         ctx,
+        'field_option_invalid',
         'relation',
         'a relation-manager field needs `relation`',
         'Name the hasMany or belongsToMany relation it manages.',
@@ -19,6 +20,7 @@ export const relationManagerField: FieldType = {
     if (ctx.property && ctx.property.kind !== '1:m' && ctx.property.kind !== 'm:n') {
       throw configError(
         ctx,
+        'field_binding_invalid',
         'relation',
         `"${ctx.property.name}" is not a hasMany or belongsToMany relation (kind ${ctx.property.kind})`,
         'Name a oneToMany or manyToMany property; a belongsTo is edited with a `relation` field.',

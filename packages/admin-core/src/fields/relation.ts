@@ -3,6 +3,7 @@ import { configError, invalid, must, requiredError } from './common.ts';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { scopeWhere } from '../controllers/no-rows.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType, RelationTarget } from './types.ts';
+import { arrayOf, ID, nullable } from '../schema/json.ts';
 
 type Kind = RelationTarget['kind'];
 type Id = number;
@@ -124,6 +125,7 @@ export const relationField: FieldType = {
     if (!property || field.virtual) {
       throw configError(
         ctx,
+        'controller_property_unknown',
         undefined,
         `the entity has no relation "${field.property ?? ctx.field}"`,
         'Declare a manyToOne or manyToMany property of that name, or point `property` at one.',
@@ -133,6 +135,7 @@ export const relationField: FieldType = {
       const hint = property.kind === '1:m' ? ' A hasMany relation is managed with a `relation-manager` field.' : '';
       throw configError(
         ctx,
+        'field_binding_invalid',
         undefined,
         `"${property.name}" is not a belongsTo or belongsToMany relation (kind ${property.kind})`,
         `Bind a manyToOne or manyToMany property.${hint}`,
@@ -164,4 +167,9 @@ export const relationField: FieldType = {
     const ids = storedRelationIds(value);
     return many ? ids : (ids[0] ?? null);
   },
+  recordSchema: (field) => (field.relation?.kind === 'belongsToMany' ? arrayOf(ID) : nullable(ID)),
+  inputSchema: (field) =>
+    field.relation?.kind === 'belongsToMany'
+      ? arrayOf(ID, { nullable: true, description: 'Ids in the submitted order; null is none.' })
+      : nullable(ID),
 };

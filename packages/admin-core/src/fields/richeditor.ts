@@ -1,6 +1,8 @@
 import { checkLength, checkRequired, configError, invalid, mayBeNull } from './common.ts';
 import { MarkupLimitError, sanitizeMarkup } from './sanitize.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType } from './types.ts';
+import { string } from '../schema/json.ts';
+import { storedText } from './schemas.ts';
 
 /** The most a richeditor or markdown value may hold without `maxBytes`, in UTF-8 bytes (docs/field-types.md). */
 export const MARKUP_FIELD_MAX_BYTES = 512 * 1024;
@@ -32,6 +34,7 @@ export function sanitizedTextField(name: string, kind: 'html' | 'markdown'): Fie
       if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= MARKUP_FIELD_MAX_BYTES_LIMIT)) {
         throw configError(
           ctx,
+          'field_option_invalid',
           'maxBytes',
           `${JSON.stringify(max)} is not a size from 1 to ${MARKUP_FIELD_MAX_BYTES_LIMIT} bytes`,
           `Use a whole number of UTF-8 bytes, at most ${MARKUP_FIELD_MAX_BYTES_LIMIT} (1 MiB); the default is ${MARKUP_FIELD_MAX_BYTES}.`,
@@ -58,6 +61,8 @@ export function sanitizedTextField(name: string, kind: 'html' | 'markdown'): Fie
       return result.text;
     },
     encode: (value) => (value === undefined || value === null ? null : String(value)),
+    recordSchema: storedText,
+    inputSchema: () => string({ nullable: true, description: 'Sanitized on save.' }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { FieldError } from './types.ts';
 import { baseColumnType, checkLength, configError, must, requiredError } from './common.ts';
 import type { FieldConfig, FieldType } from './types.ts';
+import { arrayOf, string } from '../schema/json.ts';
 
 const NAMED_SEPARATORS: Record<string, string> = { comma: ',', space: ' ' };
 /** `separator` is `comma`, `space` or the literal separator; default a comma. */
@@ -43,6 +44,7 @@ export const taglistField: FieldType = {
     if (field.customTags === false && Object.keys(field.options ?? {}).length === 0) {
       throw configError(
         ctx,
+        'field_options_conflict',
         'customTags',
         'with `customTags: false` only offered tags are allowed, but there are no `options`',
         'Add `options: { tag: "label" }`, or remove `customTags: false`.',
@@ -53,6 +55,7 @@ export const taglistField: FieldType = {
     if (column && !fitting.includes(column)) {
       throw configError(
         ctx,
+        'field_column_mismatch',
         'mode',
         `a taglist in ${stringMode(field) ? 'string' : 'array'} mode cannot be stored in the ${column} column "${ctx.property!.name}"`,
         stringMode(field)
@@ -101,4 +104,10 @@ export const taglistField: FieldType = {
     if (stringMode(field)) return typeof tags === 'string' ? tags : Array.isArray(tags) ? tags.join(separatorOf(field)) : '';
     return Array.isArray(tags) ? tags.filter((tag) => typeof tag === 'string') : [];
   },
+  recordSchema: (field) =>
+    stringMode(field.config) ? string({ description: `Tags joined by "${separatorOf(field.config)}".` }) : arrayOf(string()),
+  inputSchema: (field) =>
+    stringMode(field.config)
+      ? { anyOf: [string(), arrayOf(string())], description: `Tags as a list, or joined by "${separatorOf(field.config)}".` }
+      : arrayOf(string(), { nullable: true }),
 };

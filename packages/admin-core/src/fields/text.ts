@@ -1,5 +1,6 @@
 import { checkLength, checkRequired, invalid, mayBeNull } from './common.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType } from './types.ts';
+import { storedText, textInput } from './schemas.ts';
 
 /**
  * Plain strings, stored as sent (no trimming: leading spaces can be meant, and a save must not
@@ -25,4 +26,6 @@ export const textField: FieldType = {
   schema: (field) => (field.preset ? { preset: { field: field.preset.field, type: field.preset.type } } : {}),
   decode: decodeString,
   encode: encodeString,
+  recordSchema: storedText,
+  inputSchema: textInput,
 };

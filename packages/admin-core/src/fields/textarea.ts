@@ -1,5 +1,6 @@
 import { decodeString, encodeString } from './text.ts';
 import type { FieldType } from './types.ts';
+import { storedText, textInput } from './schemas.ts';
 
 /** A multi-line string: the same rules as `text`, without a preset. */
 export const textareaField: FieldType = {
@@ -7,4 +8,6 @@ export const textareaField: FieldType = {
   storage: 'column',
   decode: decodeString,
   encode: encodeString,
+  recordSchema: storedText,
+  inputSchema: textInput,
 };

@@ -5,6 +5,7 @@ import { ERROR_CODES, isErrorCode, STATUS_BY_KIND, type FieldErrorCode, type Fie
 import type { PermissionDefinition } from '../plugins/types.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { FieldConfig, Scalar } from '../controllers/types.ts';
+import type { Schema } from '../schema/types.ts';
 
 /**
  * What a field type provides: one module per type with its start-up check, its schema keys, and
@@ -43,6 +44,24 @@ export interface FieldType {
   decode(value: unknown, field: FieldConfig, ctx: FieldDecodeContext): unknown | Promise<unknown>;
   /** Turns a stored value into its JSON form in a record. */
   encode(value: unknown, field: FieldConfig, ctx: FieldEncodeContext): unknown;
+  /**
+   * The JSON schema of what `encode` serves in a record, for the OpenAPI document
+   * (docs/field-types.md, "Value schemas"). Without it the value is described as any JSON value.
+   */
+  recordSchema?(field: FieldValueSource, locales: readonly string[]): Schema | undefined;
+  /** The JSON schema of what `decode` accepts in a save body; without it, any JSON value. */
+  inputSchema?(field: FieldValueSource, locales: readonly string[]): Schema | undefined;
+}
+
+/**
+ * What the value schemas read of a resolved field: its config, the bound property's column
+ * metadata (MikroORM's `EntityProperty` fits) and a relation's kind. A structural type, so that
+ * `fields/` needs nothing from the controllers' resolved configuration.
+ */
+export interface FieldValueSource {
+  config: FieldConfig;
+  property?: { columnTypes?: readonly string[]; nullable?: boolean; runtimeType?: string };
+  relation?: Pick<RelationTarget, 'kind'>;
 }
 
 /**

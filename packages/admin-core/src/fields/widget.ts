@@ -26,6 +26,7 @@ export const widgetField: FieldType = {
     if (typeof field.action !== 'string' || field.action === '') {
       throw configError(
         ctx,
+        'field_option_invalid',
         'action',
         'a widget field needs `action`',
         'Name the controller action the widget runs (POST /{ctl}/widgets/{field}).',
@@ -34,6 +35,7 @@ export const widgetField: FieldType = {
     if (!isCustomElementName(field.widget)) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'widget',
         `${JSON.stringify(field.widget)} is not a custom element name`,
         'Use a lower-case tag with a hyphen, for example "acme-price-helper".',
@@ -42,13 +44,15 @@ export const widgetField: FieldType = {
     if (!isStringArray(field.fill)) {
       throw configError(
         ctx,
+        'field_option_invalid',
         'fill',
         'a widget field needs `fill`, the fields its action writes back',
         'Set `fill: ["price"]`, or `fill: []` when it writes nothing.',
       );
     }
     const unknown = ctx.fields && field.fill.find((name) => !Object.hasOwn(ctx.fields!, name));
-    if (unknown) throw configError(ctx, 'fill', `the form has no field "${unknown}"`, 'List fields of this form only.');
+    if (unknown)
+      throw configError(ctx, 'field_reference_unknown', 'fill', `the form has no field "${unknown}"`, 'List fields of this form only.');
     must.string(ctx, 'actionLabel', field.actionLabel);
   },
   schema(field, ctx) {

@@ -17,23 +17,41 @@ const FIX = 'Use `write: { permissions: ["<plugin permission>"] }`, optionally w
 export function checkWriteRule(field: FieldConfig, ctx: FieldCheckContext, type: FieldType | undefined): void {
   const rule: unknown = field.write;
   if (rule === undefined) return;
-  if (!isPlainObject(rule)) throw configError(ctx, 'write', 'must be `{ permissions, values? }`', FIX);
+  if (!isPlainObject(rule)) throw configError(ctx, 'field_option_invalid', 'write', 'must be `{ permissions, values? }`', FIX);
   for (const key of Object.keys(rule))
-    if (!RULE_KEYS.includes(key)) throw configError(ctx, 'write', `unknown key "${key}" in the write rule`, FIX);
+    if (!RULE_KEYS.includes(key)) throw configError(ctx, 'field_key_unknown', 'write', `unknown key "${key}" in the write rule`, FIX);
   if (type?.storage === 'none') {
-    throw configError(ctx, 'write', `a ${field.type} field has no value to write`, 'Remove `write`; only fields with a value take it.');
+    throw configError(
+      ctx,
+      'field_rule_invalid',
+      'write',
+      `a ${field.type} field has no value to write`,
+      'Remove `write`; only fields with a value take it.',
+    );
   }
   const { permissions, values } = rule;
   if (!Array.isArray(permissions) || permissions.length === 0 || !permissions.every((code) => isString(code) && code !== '')) {
-    throw configError(ctx, 'write.permissions', 'must be a non-empty array of permission codes', FIX);
+    throw configError(ctx, 'field_option_invalid', 'write.permissions', 'must be a non-empty array of permission codes', FIX);
   }
   for (const code of permissions as string[]) {
     if (!ctx.permissionCodes.has(code))
-      throw configError(ctx, 'write.permissions', `unknown permission "${code}"`, "Declare it in some plugin's `permissions`.");
+      throw configError(
+        ctx,
+        'permission_unknown',
+        'write.permissions',
+        `unknown permission "${code}"`,
+        "Declare it in some plugin's `permissions`.",
+      );
   }
   if (values === undefined) return;
   if (!Array.isArray(values) || values.length === 0 || !values.every(isScalar)) {
-    throw configError(ctx, 'write.values', 'must be a non-empty array of scalars', 'Use for example `values: ["published"]`.');
+    throw configError(
+      ctx,
+      'field_option_invalid',
+      'write.values',
+      'must be a non-empty array of scalars',
+      'Use for example `values: ["published"]`.',
+    );
   }
   const options = field.options;
   if (options && isPlainObject(options)) {
@@ -41,6 +59,7 @@ export function checkWriteRule(field: FieldConfig, ctx: FieldCheckContext, type:
     if (missing !== undefined) {
       throw configError(
         ctx,
+        'field_options_conflict',
         'write.values',
         `${JSON.stringify(missing)} is not an option of the field`,
         `Use option keys: ${Object.keys(options).join(', ')}.`,

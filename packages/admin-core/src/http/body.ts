@@ -105,7 +105,7 @@ export async function readBody(route: RouteDefinition, req: AdminRequest, source
   } catch {
     throw refuse('errors.malformed_json');
   }
-  // Every JSON body of the API is an object (docs/api.md): an array, a scalar or null is refused
+  // Every JSON body of the API is an object (docs/architecture.md, "Request flow"): an array, a scalar or null is refused
   // here once, so no handler can mistake one for an object.
   if (!isPlainObject(body)) throw refuse('validation.body_object');
   return { body, files: [] };

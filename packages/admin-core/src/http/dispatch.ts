@@ -15,6 +15,7 @@ import { serializeCookie } from './cookies.ts';
 import { toErrorResponse } from './envelope.ts';
 import { compilePath, matchPath, type PathMatch, type PathPattern } from './match.ts';
 import { runRoute } from './pipeline.ts';
+import type { RouteCheck } from './validate.ts';
 import type { AdminRequest, AdminResponse, HttpMethod, RouteDefinition } from './types.ts';
 
 /** A request as an adapter hands it over (docs/host-guide.md, "Writing another adapter"). */
@@ -102,7 +103,12 @@ function parseQuery(search: string): Record<string, unknown> {
  * 500 is logged once with the request id; anything under `{prefix}/api` that matches no route
  * is the JSON 404; other GETs under the prefix are the shell (client-side routing).
  */
-export function createDispatch(services: AdminServices, coreRoutes: readonly RouteDefinition[]): Dispatch {
+export function createDispatch(
+  services: AdminServices,
+  coreRoutes: readonly RouteDefinition[],
+  /** The routes' input checks, compiled from their descriptions (`http/validate.ts`). */
+  checks: ReadonlyMap<RouteDefinition, RouteCheck> = new Map(),
+): Dispatch {
   const { prefix, apiBase, logger, cookieSecure, locales, fallbackLocale } = services.config;
   const storage = services.storage;
   const cookiePaths = [
@@ -125,7 +131,7 @@ export function createDispatch(services: AdminServices, coreRoutes: readonly Rou
       ...(response.body === undefined || Buffer.isBuffer(response.body) ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
     },
     // The session cookie also goes to the first path segment of each plugin route that needs a
-    // signed-in admin (`/_journal`), and nowhere else of the host (docs/auth.md, "Cookies").
+    // signed-in admin (`/_journal`), and nowhere else of the host (docs/auth.md, "The cookie").
     cookies: (response.cookies ?? []).flatMap((cookie) =>
       cookiePaths.map((path) =>
         serializeCookie(cookie.name, cookie.value, { path, secure: cookieSecure, maxAgeSeconds: cookie.maxAgeSeconds }),
@@ -134,18 +140,15 @@ export function createDispatch(services: AdminServices, coreRoutes: readonly Rou
     body: response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : JSON.stringify(response.body),
   });
 
-  const fail = (incoming: Incoming, error: unknown, locale = incoming.locale): AdapterResponse => {
-    const response = toErrorResponse(error, services.strings, locale, incoming.requestId);
-    if (response.status === 500) {
-      logger.error('unexpected error', {
-        request_id: incoming.requestId,
+  // The envelope, and the log line of an opaque 500, are `toErrorResponse`'s (docs/architecture.md, "Request flow").
+  const fail = (incoming: Incoming, error: unknown, locale = incoming.locale): AdapterResponse =>
+    json(
+      toErrorResponse(error, services.strings, locale, incoming.requestId, {
+        logger,
         method: incoming.method,
         path: incoming.request.path,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-    }
-    return json(response);
-  };
+      }),
+    );
 
   const shell = async (incoming: Incoming): Promise<AdapterResponse> => {
     const { html, headers } = renderShell({ prefix, apiBase, locale: incoming.locale, locales });
@@ -181,7 +184,13 @@ export function createDispatch(services: AdminServices, coreRoutes: readonly Rou
       const uploads: string[] = [];
       try {
         return json(
-          await runRoute(services, definition, req, (r) => readBody(definition, r, { stream: request.body, uploads }, services.strings)),
+          await runRoute(
+            services,
+            definition,
+            req,
+            (r) => readBody(definition, r, { stream: request.body, uploads }, services.strings),
+            checks.get(definition),
+          ),
         );
       } catch (error) {
         return fail(incoming, error, req.locale);

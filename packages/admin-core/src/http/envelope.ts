@@ -1,6 +1,7 @@
 import { ERROR_CODES, statusOf } from '../errors/codes.ts';
 import { AdminError, isAdminError } from '../errors/index.ts';
 import { isTransientDatabaseError } from '../errors/transient.ts';
+import type { Logger } from '../config/resolved.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { AdminResponse } from './types.ts';
 
@@ -31,12 +32,26 @@ function localizeDetails(details: Record<string, string[]>, strings: Strings, lo
   );
 }
 
+/** Where an opaque 500 is logged: the request it answered (docs/architecture.md, "Request flow"). */
+interface FailureLog {
+  logger: Logger;
+  method: string;
+  path: string;
+}
+
 /**
- * The one place where a thrown error becomes the error envelope. An `AdminError` keeps its
- * status, code and details; a transient database failure is a 409 `transient_conflict`; anything
- * else is an opaque 500 that names only the request id.
+ * The one place where a thrown error becomes the error envelope, for every route, plugin routes
+ * included, whatever the adapter. An `AdminError` keeps its status, code and details; a transient
+ * database failure is a 409 `transient_conflict`; anything else is an opaque 500 that names only
+ * the request id, and is logged once here with the error when `log` says where.
  */
-export function toErrorResponse(thrown: unknown, strings: Strings, locale: string, requestId: string): AdminResponse & { body: ErrorBody } {
+export function toErrorResponse(
+  thrown: unknown,
+  strings: Strings,
+  locale: string,
+  requestId: string,
+  log?: FailureLog,
+): AdminResponse & { body: ErrorBody } {
   // A deadlock or serialization failure outside a retried transaction (one statement on its own)
   // is a 409 all the same, never a 500 (docs/errors.md, "Transient conflicts").
   const error = isTransientDatabaseError(thrown) ? new AdminError('transient_conflict') : thrown;
@@ -55,6 +70,12 @@ export function toErrorResponse(thrown: unknown, strings: Strings, locale: strin
       },
     };
   }
+  log?.logger.error('unexpected error', {
+    request_id: requestId,
+    method: log.method,
+    path: log.path,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
   return {
     status: statusOf('internal_error'),
     headers: {},

@@ -4,6 +4,7 @@ import { operationContext, requestContext } from '../context/operation.ts';
 import type { Principal } from '../auth/principal.ts';
 import { AdminError, Forbidden, isAdminError, Unauthorized, Validation } from '../errors/index.ts';
 import { toErrorResponse } from './envelope.ts';
+import type { RouteCheck } from './validate.ts';
 import { matchLocale } from '../i18n/strings.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import {
@@ -158,11 +159,13 @@ export async function runRoute(
   req: AdminRequest,
   /** The adapter's body reader: called only after the guard, so no anonymous upload is read. */
   loadBody?: (req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>,
+  /** The route's input check, compiled from its description at start-up (`http/validate.ts`). */
+  check?: RouteCheck,
 ): Promise<AdminResponse> {
   const cookies = route.cookies;
-  if (!cookies) return answerRoute(core, route, req, loadBody);
+  if (!cookies) return answerRoute(core, route, req, loadBody, check);
   try {
-    const response = await answerRoute(core, route, req, loadBody);
+    const response = await answerRoute(core, route, req, loadBody, check);
     return { ...response, cookies: [...(response.cookies ?? []), ...cookies] };
   } catch (error) {
     // A refusal is answered here, with the route's cookies; anything else stays the adapter's opaque 500.
@@ -176,27 +179,34 @@ async function answerRoute(
   route: RouteDefinition,
   req: AdminRequest,
   loadBody: ((req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>) | undefined,
+  check: RouteCheck | undefined,
 ): Promise<AdminResponse> {
   if (route.auth === 'public') {
     if (route.requireXhr && !hasXhrHeader(req)) throw csrfRefusal();
-    await prepare(core, route, req, loadBody);
+    await prepare(core, route, req, loadBody, check);
     return route.handler(req, requestContext(core, req.locale, req.requestId, req.ip));
   }
   const { principal, transport } = await guard(core, route, req);
-  await prepare(core, route, req, loadBody);
   const authed: AuthedRequest = Object.assign(req, { principal, transport });
+  route.authorize?.(authed);
+  await prepare(core, route, req, loadBody, check);
   return route.handler(authed, operationContext(requestContext(core, req.locale, req.requestId, req.ip), principal, transport));
 }
 
-/** Reads the body (after the guard) and refuses NULs, lone surrogates, undeclared query keys and unexpected bodies. */
+/**
+ * Reads the body (after the guard) and refuses NULs, lone surrogates, undeclared query keys and
+ * unexpected bodies, then checks the inputs against the route's description.
+ */
 async function prepare(
   core: AdminServices,
   route: RouteDefinition,
   req: AdminRequest,
   loadBody: ((req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>) | undefined,
+  check: RouteCheck | undefined,
 ): Promise<void> {
   if (loadBody) Object.assign(req, await loadBody(req));
   checkText(req, core);
   checkQuery(route, req, core);
   checkNoBody(route, req, core);
+  check?.(req, core.strings);
 }

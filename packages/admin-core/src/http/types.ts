@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { OperationContext, RequestContext } from '../context/operation.ts';
+import type { RouteSchemaSource } from '../schema/route.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -75,6 +76,11 @@ interface RouteBase {
   upload?: { field: string; maxBytes: number };
   /** Cookies every answer of the route sets, refusals included (logout expires the session cookie). */
   cookies?: readonly CookieInstruction[];
+  /**
+   * The route's description: validated before the handler (`http/validate.ts`) and the route's
+   * operation in the OpenAPI document (docs/architecture.md, "Where things go").
+   */
+  schema?: RouteSchemaSource;
 }
 
 /** A route anyone may call. */
@@ -90,6 +96,12 @@ export interface AuthenticatedRoute extends RouteBase {
   interactive?: boolean;
   /** The principal needs all of these. */
   permissions?: readonly string[];
+  /**
+   * The route's own access rule beyond `permissions` (an action's permissions, by the path's
+   * name): run after the guard and before the body is read or checked, so a caller who may not
+   * use the route learns nothing about its inputs (404 or 403 first).
+   */
+  authorize?: (req: AuthedRequest) => void;
   handler: RouteHandler;
 }
 

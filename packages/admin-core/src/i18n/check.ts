@@ -115,6 +115,7 @@ export function checkPluginStrings(input: StringCheckInput): void {
       const problem = `${missing.length} string key${missing.length === 1 ? '' : 's'} named in the definition ${missing.length === 1 ? 'is' : 'are'} missing from the string tables: ${listed(missing)}`;
       if (!production)
         throw ConfigError.at(
+          'strings_key_missing',
           { plugin: plugin.code },
           problem,
           'Add each key to `strings` for every locale the admin serves (the fallback locale at least), or fix the typo',

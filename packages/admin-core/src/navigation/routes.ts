@@ -3,6 +3,9 @@ import type { OperationContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
 import type { RouteDefinition } from '../http/types.ts';
 import type { NavigationDefinition } from '../plugins/define.ts';
+import { arrayOf } from '../schema/json.ts';
+import { ok as described } from '../schema/route.ts';
+import { ref } from '../schema/types.ts';
 
 /** Where an entry without `order` sits: after the usual plugin entries, before system ones. */
 const DEFAULT_ORDER = 500;
@@ -54,5 +57,14 @@ export function buildNavigation(entries: readonly NavigationDefinition[], ctx: O
 }
 
 export const navigationRoutes: RouteDefinition[] = [
-  { method: 'GET', path: '/navigation', handler: (_req, ctx) => ok(buildNavigation(ctx.services.registry.navigation, ctx)) },
+  {
+    method: 'GET',
+    path: '/navigation',
+    handler: (_req, ctx) => ok(buildNavigation(ctx.services.registry.navigation, ctx)),
+    schema: {
+      id: 'navigation',
+      summary: 'The navigation of the signed-in admin',
+      success: described('Entries, ordered.', arrayOf(ref('NavigationEntry'))),
+    },
+  },
 ];

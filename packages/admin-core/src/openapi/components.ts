@@ -2,18 +2,15 @@ import { ERROR_CODES, STATUS_BY_KIND } from '../errors/codes.ts';
 import { ROW_STATES } from '../controllers/types.ts';
 import { RELATION_MESSAGE_KEYS } from '../controllers/types.ts';
 import { FORM_MESSAGES, LIST_MESSAGES } from '../behaviors/schema/schema.ts';
-import { anyValue, arrayOf, boolean, exact, integer, mapOf, nullable, number, object, string } from './schema.ts';
-import { ref, type Header, type Response, type Schema } from './types.ts';
+import { anyValue, arrayOf, boolean, exact, integer, mapOf, nullable, number, object, string, ID } from '../schema/json.ts';
+import { ref, type Header, type Response, type Schema } from '../schema/types.ts';
 
 /*
- * The objects every admin serves, whatever its plugins (spec 2.1-2.7; docs/openapi.md, "The
- * document"): envelopes, errors, account and auth objects, schemas of forms, lists and
+ * The objects every admin serves, whatever its plugins (spec 2.1-2.7; docs/openapi.md, "What it
+ * describes"): envelopes, errors, account and auth objects, schemas of forms, lists and
  * relations, files, actions and partials. Per-controller schemas (records, rows, bodies) are made
  * by controllers.ts.
  */
-
-/** A record id: a positive PostgreSQL integer. */
-export const ID: Schema = integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** An object of CLDR plural form to text; `other` is always there. */
 const PLURAL_FORMS = object(Object.fromEntries(['zero', 'one', 'two', 'few', 'many', 'other'].map((form) => [form, string()])), ['other']);

@@ -4,15 +4,17 @@ import { pluginFieldTypeOf } from '../fields/plugin/field-type.ts';
 import { bodyKindOf, type RouteDefinition } from '../http/types.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import { error422, sharedHeaders, sharedResponses, sharedSchemas } from './components.ts';
-import { describeControllerRoute } from './controllers.ts';
-import { describeCoreRoute, type CoreRouteContext } from './core-routes.ts';
-import { answer, jsonBody, multipartBody, type Draft } from './ops.ts';
+import { answer, jsonBody, multipartBody, type RouteSchema } from '../schema/route.ts';
 import type { PluginRouteOpenApi } from '../plugins/types.ts';
-import { anyValue } from './schema.ts';
+import { anyValue } from '../schema/json.ts';
 import type { OpenApiDocument, Operation, PathItem, Response } from './types.ts';
 
 /** What the document is built from, once at start-up (docs/openapi.md). */
-export interface OpenApiInput extends CoreRouteContext {
+export interface OpenApiInput {
+  locales: readonly string[];
+  themes: readonly string[];
+  /** Codes of the settings forms (link entries have no `/settings/{code}` route: 404). */
+  settingsCodes: readonly string[];
   /** `{prefix}/api/v1`: the server the paths are relative to. */
   apiBase: string;
   /** The route table (`AdminCore.routes`): every route gets an operation. */
@@ -38,6 +40,8 @@ export interface BuiltDocument {
   document: OpenApiDocument;
   /** Routes no describer knew (`METHOD path`): they got a generic operation. Empty for every route the core makes. */
   undescribed: string[];
+  /** Each admin route's description as the document has it: what `http/validate.ts` compiles. */
+  described: ReadonlyMap<RouteDefinition, RouteSchema>;
 }
 
 type Method = 'get' | 'post' | 'put' | 'delete';
@@ -57,7 +61,7 @@ function controllerOf(route: RouteDefinition, controllers: ReadonlyMap<string, R
 }
 
 /** A route no describer knows: any JSON in, the envelope of any JSON out. */
-function generic(route: RouteDefinition): Draft {
+function generic(route: RouteDefinition): RouteSchema {
   const kind = bodyKindOf(route, route.method);
   return {
     id: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '.')}`,
@@ -72,7 +76,7 @@ function generic(route: RouteDefinition): Draft {
  * A plugin route's operation: its own description in OpenAPI's terms, or any JSON when it gave
  * none; the upload field as a multipart body when it described no body.
  */
-function pluginDraft({ route, openapi }: PluginRouteInput): Draft {
+function pluginDraft({ route, openapi }: PluginRouteInput): RouteSchema {
   const fallback = generic(route);
   const body = route.upload ? multipartBody(route.upload.field, route.upload.maxBytes, 'The uploaded file.') : undefined;
   if (!openapi) return { ...fallback, ...(body ? { body } : {}) };
@@ -81,8 +85,8 @@ function pluginDraft({ route, openapi }: PluginRouteInput): Draft {
     summary: openapi.summary,
     description: openapi.description,
     parameters: openapi.parameters?.map((parameter) => ({ ...parameter })),
-    body: openapi.requestBody ? (structuredClone(openapi.requestBody) as Draft['body']) : body,
-    success: structuredClone(openapi.responses) as Draft['success'],
+    body: openapi.requestBody ? (structuredClone(openapi.requestBody) as RouteSchema['body']) : body,
+    success: structuredClone(openapi.responses) as RouteSchema['success'],
     errors: [...(openapi.errors ?? [])],
   };
 }
@@ -101,7 +105,7 @@ function pipelineStatuses(route: RouteDefinition): number[] {
   return [401, ...(forbidden ? [403] : []), ...statuses];
 }
 
-function toOperation(route: RouteDefinition, draft: Draft, tag: string): Operation {
+function toOperation(route: RouteDefinition, draft: RouteSchema, tag: string): Operation {
   const responses: Operation['responses'] = { ...draft.success };
   const statuses = new Set([...pipelineStatuses(route), ...(draft.errors ?? [])]);
   for (const status of [...statuses].sort((a, b) => a - b)) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
@@ -135,16 +139,20 @@ export function buildOpenApiDocument(input: OpenApiInput): BuiltDocument {
   const schemas = sharedSchemas();
   const pluginCodes = [...new Set([...input.fieldTypes.values()].flatMap((type) => pluginFieldTypeOf(type)?.errorCodes ?? []))].sort();
   if (pluginCodes.length) schemas.Error422 = error422(pluginCodes);
-  const registry = { locales: input.locales, schemas };
+  const registry = { locales: input.locales, themes: input.themes, settingsCodes: input.settingsCodes, schemas };
   const paths: Record<string, PathItem> = {};
   const tags = new Map<string, string | undefined>();
   const undescribed: string[] = [];
   const ids = new Set<string>();
+  const described = new Map<RouteDefinition, RouteSchema>();
 
   for (const route of input.routes) {
     const controller = controllerOf(route, input.controllers);
     const tag = controller ? controller.address : (route.path.split('/')[1] ?? 'api');
-    let draft = controller ? describeControllerRoute(route, controller, registry) : describeCoreRoute(route, input);
+    // The route's own description, made here in route order so that the components it registers
+    // keep their order in the document (docs/openapi.md, "The baseline").
+    const own = typeof route.schema === 'function' ? route.schema(registry) : route.schema;
+    let draft = own;
     if (!draft) {
       undescribed.push(`${route.method} ${route.path}`);
       draft = generic(route);
@@ -152,6 +160,7 @@ export function buildOpenApiDocument(input: OpenApiInput): BuiltDocument {
     let id = draft.id;
     for (let n = 2; ids.has(id); n++) id = `${draft.id}.${n}`;
     ids.add(id);
+    described.set(route, draft);
     tags.set(tag, controller ? `The routes of the controller ${controller.address}.` : undefined);
     const path = openApiPath(route.path);
     paths[path] ??= {};
@@ -210,5 +219,6 @@ export function buildOpenApiDocument(input: OpenApiInput): BuiltDocument {
       },
     },
     undescribed,
+    described,
   };
 }

@@ -1,15 +1,13 @@
 import type { ResolvedController, ResolvedField } from '../controllers/resolve.ts';
-import { inContext } from '../behaviors/form/record.ts';
-import { error412, ID } from './components.ts';
+import { inContext } from '../fields/context.ts';
+import { error412 } from './components.ts';
 import { columnValue, inputValue, recordValue } from './fields.ts';
-import { arrayOf, componentName, exact, object, string } from './schema.ts';
-import { ref, type Schema } from './types.ts';
+import { arrayOf, componentName, exact, object, string, ID } from '../schema/json.ts';
+import { ref, type Schema } from '../schema/types.ts';
+import type { SchemaComponents } from '../schema/route.ts';
 
 /** Where the per-controller schemas go: `components.schemas` of the document being built. */
-export interface SchemaRegistry {
-  locales: readonly string[];
-  schemas: Record<string, Schema>;
-}
+export type SchemaRegistry = SchemaComponents;
 
 /**
  * The schemas of one controller (docs/openapi.md, "Controllers"): its record (the form's fields

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AdminRequest, AdminResponse, RouteDefinition } from '../http/types.ts';
 import type { BuiltDocument } from './document.ts';
 import type { OpenApiDocument } from './types.ts';
+import { answer as describedAnswer, headerParam, type RouteSchema } from '../schema/route.ts';
 
 /** Who may read the document (docs/openapi.md, "Serving it"): anyone, any signed-in admin, or nobody (no route). */
 export type OpenApiAccess = 'public' | 'authenticated' | false;
@@ -34,6 +35,24 @@ function answer(req: AdminRequest, served: ServedDocument, access: 'public' | 'a
   return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: served.body };
 }
 
+const DESCRIPTION: RouteSchema = {
+  id: 'openapi',
+  summary: 'This OpenAPI 3.0.3 document',
+  description: 'Answered with an `ETag`; `If-None-Match` with the current tag answers 304.',
+  parameters: [headerParam('If-None-Match', 'The `ETag` of a copy the client has.')],
+  success: {
+    200: describedAnswer(
+      'The document.',
+      { type: 'object', description: 'An OpenAPI 3.0.3 document.' },
+      { ETag: { $ref: '#/components/headers/ETag' } },
+    ),
+    304: {
+      description: 'The client\u2019s copy is current.',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ETag: { $ref: '#/components/headers/ETag' } },
+    },
+  },
+};
+
 /**
  * `GET /openapi.json` (routes-decided, "OpenAPI"): the document of this admin, built once at
  * start-up, with an `ETag` and 304 on a matching `If-None-Match`. `document()` answers it once
@@ -42,6 +61,7 @@ function answer(req: AdminRequest, served: ServedDocument, access: 'public' | 'a
 export function openApiRoutes(access: OpenApiAccess, document: () => ServedDocument): RouteDefinition[] {
   if (access === false) return [];
   const path = '/openapi.json';
-  if (access === 'public') return [{ method: 'GET', path, auth: 'public', handler: (req) => answer(req, document(), access) }];
-  return [{ method: 'GET', path, handler: (req) => answer(req, document(), access) }];
+  const handler = (req: AdminRequest) => answer(req, document(), access);
+  if (access === 'public') return [{ method: 'GET', path, auth: 'public', handler, schema: DESCRIPTION }];
+  return [{ method: 'GET', path, handler, schema: DESCRIPTION }];
 }

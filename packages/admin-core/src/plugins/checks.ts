@@ -45,26 +45,35 @@ export function checkNavigation(plugin: string, entries: readonly NavigationDefi
     const where = parent ? `navigation.${parent}.sideMenu` : 'navigation';
     if (typeof entry?.code !== 'string' || !entry.code || typeof entry.label !== 'string') {
       throw ConfigError.at(
+        'navigation_entry_invalid',
         { plugin, key: where },
         'a navigation entry needs a `code` and a `label`',
         'Give each entry a unique code and a label key.',
       );
     }
     const key = `${where}.${entry.code}`;
-    if (seen.has(entry.code)) throw ConfigError.at({ plugin, key }, 'duplicate navigation code', 'Give each entry a unique code.');
+    if (seen.has(entry.code))
+      throw ConfigError.at('navigation_duplicate', { plugin, key }, 'duplicate navigation code', 'Give each entry a unique code.');
     seen.add(entry.code);
     if (entry.controller !== undefined && (typeof entry.controller !== 'string' || !scope.controllers.has(entry.controller))) {
       throw ConfigError.at(
+        'controller_unknown',
         { plugin, controller: String(entry.controller), key: `${key}.controller` },
         `no controller "${String(entry.controller)}" is registered`,
         'Name a controller address `{vendor}/{plugin}/{controller}` of a registered plugin.',
       );
     }
     if (entry.order !== undefined && !Number.isSafeInteger(entry.order)) {
-      throw ConfigError.at({ plugin, key: `${key}.order` }, 'must be a whole number', 'For example `order: 300`.');
+      throw ConfigError.at(
+        'navigation_entry_invalid',
+        { plugin, key: `${key}.order` },
+        'must be a whole number',
+        'For example `order: 300`.',
+      );
     }
     if (entry.permissions !== undefined && !Array.isArray(entry.permissions)) {
       throw ConfigError.at(
+        'navigation_entry_invalid',
         { plugin, key: `${key}.permissions` },
         'must be a list of permission codes',
         'For example `permissions: ["acme.shop.manage_orders"]`.',
@@ -73,6 +82,7 @@ export function checkNavigation(plugin: string, entries: readonly NavigationDefi
     for (const permission of entry.permissions ?? []) {
       if (!scope.permissions.has(permission))
         throw ConfigError.at(
+          'permission_unknown',
           { plugin, key: `${key}.permissions` },
           `unknown permission "${permission}"`,
           "Declare it in some plugin's `permissions`.",
@@ -80,6 +90,7 @@ export function checkNavigation(plugin: string, entries: readonly NavigationDefi
     }
     if (entry.sideMenu !== undefined && !Array.isArray(entry.sideMenu)) {
       throw ConfigError.at(
+        'navigation_entry_invalid',
         { plugin, key: `${key}.sideMenu` },
         'must be a list of entries',
         'Pass `sideMenu: [{ code, label, controller }]`.',
@@ -96,6 +107,7 @@ export function checkStrings(plugin: PluginDeclaration, code: string) {
     const valid = Array.isArray(codeStrings) && codeStrings.every((key) => typeof key === 'string' && key.includes('::'));
     if (!valid)
       throw ConfigError.at(
+        'strings_invalid',
         { plugin: code, key: 'codeStrings' },
         'must be a list of string keys such as "acme.catalog::products.saved"',
         'List the keys your code passes to `ctx.t` or to error messages, for example with `s()` of `defineStrings`.',
@@ -104,6 +116,7 @@ export function checkStrings(plugin: PluginDeclaration, code: string) {
   if (plugin.strings === undefined) return;
   if (typeof plugin.strings !== 'object' || plugin.strings === null) {
     throw ConfigError.at(
+      'strings_invalid',
       { plugin: code, key: 'strings' },
       'must be an object of locale to messages',
       'For example `strings: { en: { "navigation.posts": "Posts" } }`.',
@@ -112,6 +125,7 @@ export function checkStrings(plugin: PluginDeclaration, code: string) {
   for (const [locale, messages] of Object.entries(plugin.strings)) {
     if (typeof messages !== 'object' || messages === null) {
       throw ConfigError.at(
+        'strings_invalid',
         { plugin: code, key: `strings.${locale}` },
         'must be an object of message key to message',
         'For example `{ "navigation.posts": "Posts" }`.',
@@ -126,6 +140,7 @@ export function checkStrings(plugin: PluginDeclaration, code: string) {
         forms.every(([category, text]) => PLURAL_CATEGORIES.has(category) && typeof text === 'string');
       if (!valid) {
         throw ConfigError.at(
+          'strings_invalid',
           { plugin: code, key: `strings.${locale}.${key}` },
           'a message must be a string or plural forms with `other`',
           'For example `{ one: "{count} post", other: "{count} posts" }` (categories: zero, one, two, few, many, other).',

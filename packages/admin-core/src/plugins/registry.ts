@@ -89,7 +89,8 @@ export class Registry {
     const codes = new Set<string>();
     for (const declared of plugins) {
       const code = this.#checkIdentity(declared, knownKeys);
-      if (codes.has(code)) throw ConfigError.at({ plugin: code }, 'the plugin is registered twice', 'Pass each plugin once in `plugins`.');
+      if (codes.has(code))
+        throw ConfigError.at('plugin_duplicate', { plugin: code }, 'the plugin is registered twice', 'Pass each plugin once in `plugins`.');
       codes.add(code);
       const plugin = Object.freeze({ ...declared });
       this.#plugins.push(plugin);
@@ -107,6 +108,7 @@ export class Registry {
       const entries = plugin.navigation ?? [];
       if (!Array.isArray(entries))
         throw ConfigError.at(
+          'plugin_value_invalid',
           { plugin: pluginCode(plugin), key: 'navigation' },
           'must be a list of entries',
           'Pass `navigation: [{ code, label, controller, … }]`.',
@@ -134,15 +136,17 @@ export class Registry {
   }
 
   #checkIdentity(plugin: PluginDeclaration, knownKeys: readonly string[]): string {
-    if (typeof plugin !== 'object' || plugin === null) throw new ConfigError('A plugin must be an object made with definePlugin().');
+    if (typeof plugin !== 'object' || plugin === null)
+      throw new ConfigError('plugin_value_invalid', 'A plugin must be an object made with definePlugin().');
     const code = `${String(plugin.vendor)}.${String(plugin.name)}`;
     for (const key of Object.keys(plugin)) {
       if (!knownKeys.includes(key))
-        throw ConfigError.at({ plugin: code, key }, 'unknown plugin key', `Known keys: ${knownKeys.join(', ')}.`);
+        throw ConfigError.at('plugin_key_unknown', { plugin: code, key }, 'unknown plugin key', `Known keys: ${knownKeys.join(', ')}.`);
     }
     for (const key of ['vendor', 'name'] as const) {
       if (typeof plugin[key] !== 'string' || !SEGMENT.test(plugin[key])) {
         throw ConfigError.at(
+          'plugin_code_invalid',
           { plugin: code, key },
           `"${String(plugin[key])}" is not a valid address segment`,
           'Use lower-case letters, digits, "-" and "_", starting with a letter.',
@@ -151,6 +155,7 @@ export class Registry {
     }
     if ((RESERVED_VENDOR_SEGMENTS as readonly string[]).includes(plugin.vendor)) {
       throw ConfigError.at(
+        'plugin_vendor_reserved',
         { plugin: code, key: 'vendor' },
         `"${plugin.vendor}" is a reserved first path segment of the admin`,
         `Choose a vendor other than ${RESERVED_VENDOR_SEGMENTS.join(', ')}.`,
@@ -163,6 +168,7 @@ export class Registry {
     for (const permission of plugin.permissions ?? []) {
       if (!permission || typeof permission.code !== 'string' || !PERMISSION.test(permission.code)) {
         throw ConfigError.at(
+          'permission_code_invalid',
           { plugin: code, key: 'permissions' },
           `"${String(permission?.code)}" is not a valid permission code`,
           'Use dotted lower-case codes such as "acme.shop.manage_orders".',
@@ -170,6 +176,7 @@ export class Registry {
       }
       if (this.#permissions.has(permission.code)) {
         throw ConfigError.at(
+          'permission_duplicate',
           { plugin: code, key: `permissions.${permission.code}` },
           'the permission is declared twice',
           'Each permission code must be declared by one plugin once.',
@@ -177,6 +184,7 @@ export class Registry {
       }
       if (typeof permission.label !== 'string')
         throw ConfigError.at(
+          'permission_label_missing',
           { plugin: code, key: `permissions.${permission.code}.label` },
           'a permission needs a label',
           'Give it a string key or text.',
@@ -190,6 +198,7 @@ export class Registry {
       const name = String(controller?.name);
       if (!SEGMENT.test(name)) {
         throw ConfigError.at(
+          'controller_name_invalid',
           { plugin: code, controller: name, key: 'name' },
           `"${name}" is not a valid controller segment`,
           'Use lower-case letters, digits, "-" and "_", starting with a letter.',
@@ -198,6 +207,7 @@ export class Registry {
       const address = `${plugin.vendor}/${plugin.name}/${name}`;
       if (this.#controllers.has(address)) {
         throw ConfigError.at(
+          'controller_duplicate',
           { plugin: code, controller: address },
           'duplicate controller address',
           'Give every controller of a plugin its own name.',
@@ -205,6 +215,7 @@ export class Registry {
       }
       if (controller.permissions !== undefined && !Array.isArray(controller.permissions)) {
         throw ConfigError.at(
+          'controller_value_invalid',
           { plugin: code, controller: address, key: 'permissions' },
           'must be a list of permission codes',
           'For example `permissions: ["acme.shop.manage_orders"]`.',
@@ -220,6 +231,7 @@ export class Registry {
       const path = String(route?.path);
       if (!path.startsWith('/') || path.includes('..') || path.includes('//')) {
         throw ConfigError.at(
+          'route_path_invalid',
           { plugin: code, key: `routes ${path}` },
           'a route path must be absolute and plain',
           'Start it with "/" and use no "..", "//".',
@@ -228,6 +240,7 @@ export class Registry {
       const lowered = path.toLowerCase();
       if (mayMatchPrefix(path, prefix)) {
         throw ConfigError.at(
+          'route_path_reserved',
           { plugin: code, key: `routes ${path}` },
           `a plugin route may not be at or under the admin prefix "${prefix}"`,
           'Mount it elsewhere (for example "/_journal/…"), or make it an admin controller.',
@@ -235,6 +248,7 @@ export class Registry {
       }
       if (!['GET', 'POST', 'PUT', 'DELETE'].includes(route.method)) {
         throw ConfigError.at(
+          'route_method_invalid',
           { plugin: code, key: `routes ${path}` },
           `unknown method "${String(route.method)}"`,
           'Use GET, POST, PUT or DELETE.',
@@ -242,6 +256,7 @@ export class Registry {
       }
       if (route.auth !== 'public' && route.auth !== 'backend') {
         throw ConfigError.at(
+          'route_auth_invalid',
           { plugin: code, key: `routes ${path}` },
           '`auth` must be "public" or "backend"',
           'Say whether the route needs a signed-in admin.',
@@ -250,6 +265,7 @@ export class Registry {
       const duplicate = this.#routes.find((r) => r.method === route.method && r.path.toLowerCase() === lowered);
       if (duplicate)
         throw ConfigError.at(
+          'route_duplicate',
           { plugin: code, key: `routes ${path}` },
           `the route is already registered by plugin "${duplicate.plugin}"`,
           'Choose another path.',
@@ -264,6 +280,7 @@ export class Registry {
     for (const migration of plugin.migrations ?? []) {
       if (!migration || typeof migration.name !== 'string' || typeof migration.class !== 'function') {
         throw ConfigError.at(
+          'migration_invalid',
           { plugin: code, key: 'migrations' },
           'a migration must be { name, class }',
           'List migration classes with stable names.',
@@ -271,6 +288,7 @@ export class Registry {
       }
       if (this.#migrations.some((m) => m.name === migration.name)) {
         throw ConfigError.at(
+          'migration_duplicate',
           { plugin: code, key: `migrations ${migration.name}` },
           'duplicate migration name',
           `Prefix migration names with the plugin code, for example "${code}/0001-init".`,
@@ -283,7 +301,12 @@ export class Registry {
   /** Permissions named by controllers, routes and navigation must be declared by some plugin. */
   #checkPermissionReference(plugin: string, controller: string | undefined, key: string, permission: string) {
     if (!this.#permissions.has(permission) && !this.#declaredLater(permission)) {
-      throw ConfigError.at({ plugin, controller, key }, `unknown permission "${permission}"`, "Declare it in some plugin's `permissions`.");
+      throw ConfigError.at(
+        'permission_unknown',
+        { plugin, controller, key },
+        `unknown permission "${permission}"`,
+        "Declare it in some plugin's `permissions`.",
+      );
     }
   }
 
@@ -300,6 +323,7 @@ export class Registry {
 function checkRouteOpenApi(openapi: unknown, where: { plugin: string; key: string }): void {
   const fail = (problem: string) =>
     ConfigError.at(
+      'route_openapi_invalid',
       where,
       problem,
       'Write `{ summary, responses: { "200": { description, content } }, errors: [404] }` (OpenAPI 3.0.3 terms).',

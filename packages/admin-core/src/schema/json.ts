@@ -1,7 +1,7 @@
 import type { Schema } from './types.ts';
 
 /*
- * Small builders of OpenAPI 3.0 schemas (docs/openapi.md, "How the schemas are made"). OpenAPI
+ * Small builders of OpenAPI 3.0 schemas (docs/openapi.md, "Requests and answers"). OpenAPI
  * 3.0 has no `type: [..., 'null']`: a value that may be null is `nullable: true` next to its
  * `type`, and a schema without a `type` is made nullable by an `anyOf` with a null-only branch.
  */
@@ -67,3 +67,6 @@ export const componentName = (address: string, suffix: string): string => `${add
 
 /** A regular expression source that matches exactly `text` (only syntax characters escaped: valid with the `u` flag too). */
 export const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A record id: a positive PostgreSQL integer. */
+export const ID: Schema = integer({ minimum: 1, maximum: 2_147_483_647 });

@@ -1,19 +1,33 @@
-import { ID } from './components.ts';
-import { exact, integer, object, string } from './schema.ts';
+import { exact, integer, object, string, ID } from './json.ts';
 import { ref, type Header, type Parameter, type RequestBody, type Response, type Schema } from './types.ts';
 
 /**
- * What a describer says about one route (docs/openapi.md, "Operations"): its success answers, its
- * inputs, and the error statuses its handler adds to those every route of its kind answers (the
- * pipeline's 401, 403 and 422, and 500; `document.ts` adds them).
+ * A route's description (docs/openapi.md, "Operations"; docs/architecture.md, "Where things
+ * go"): its inputs as JSON Schema, its success answers, and the error statuses its handler adds
+ * to those every route of its kind answers (the pipeline's 401, 403 and 422, and 500;
+ * `openapi/document.ts` adds them). The pipeline validates the inputs from it before the handler
+ * runs (`http/validate.ts`), and the OpenAPI document is generated from the same objects.
  */
-export interface Draft {
+export interface RouteSchema {
   /** The operationId: unique in the document. */
   id: string;
   summary: string;
   description?: string;
+  /** Path, query and header parameters. A path parameter that fails its schema answers 404; the others 422. */
   parameters?: Parameter[];
   body?: RequestBody;
+  /**
+   * The handler decodes the JSON body itself (record and settings values, decoded by their field
+   * types with the database at hand): the pipeline checks only that it is an object.
+   */
+  handlerDecodesBody?: true;
+  /**
+   * The handler decodes the query itself (a list's `filter[<name>]` keys, checked against the
+   * list's filters in the same round as the paging): the pipeline checks only the path and headers.
+   */
+  handlerDecodesQuery?: true;
+  /** Message keys by detail key (`X-Session-Key`: any failure there) or key and keyword (`admin_theme:enum`), instead of the keyword's. */
+  messages?: Readonly<Record<string, string>>;
   /** Success answers by status. */
   success: Record<string, Response>;
   /** Error statuses the handler answers besides the pipeline's. */
@@ -21,6 +35,24 @@ export interface Draft {
   /** Error answers of the route's own (a controller's 412). */
   errorResponses?: Record<string, Response>;
 }
+
+/**
+ * Where the schemas a description references go: `components.schemas` of the document, filled
+ * once at start-up in route order (the controllers' records, bodies and rows, docs/openapi.md,
+ * "Controllers").
+ */
+export interface SchemaComponents {
+  /** The admin's locales (localized values have one key each). */
+  locales: readonly string[];
+  /** The admin themes a preference may name. */
+  themes: readonly string[];
+  /** The codes of the settings forms (link entries have no `/settings/{code}` route). */
+  settingsCodes: readonly string[];
+  schemas: Record<string, Schema>;
+}
+
+/** What a route carries: its description, or a function making it once at start-up from the shared components. */
+export type RouteSchemaSource = RouteSchema | ((components: SchemaComponents) => RouteSchema);
 
 const REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
 

@@ -50,29 +50,39 @@ function declaredType(
 export function resolveSettingsConfig(settings: unknown, plugins: readonly PluginDeclaration[]): ResolvedSettingsEnv {
   if (settings === undefined) return Object.freeze({});
   const fix = 'For example `settings: { env: { journal: { typesense_api_key: process.env.TYPESENSE_API_KEY } } }`.';
-  if (!isObject(settings)) throw ConfigError.at({ key: 'settings' }, 'must be an object', fix);
+  if (!isObject(settings)) throw ConfigError.at('config_value_invalid', { key: 'settings' }, 'must be an object', fix);
   for (const key of Object.keys(settings)) {
-    if (key !== 'env') throw ConfigError.at({ key: `settings.${key}` }, 'unknown configuration key', 'Known keys: settings.env.');
+    if (key !== 'env')
+      throw ConfigError.at('config_key_unknown', { key: `settings.${key}` }, 'unknown configuration key', 'Known keys: settings.env.');
   }
   const env = settings.env ?? {};
-  if (!isObject(env)) throw ConfigError.at({ key: 'settings.env' }, 'must be an object of settings code to values', fix);
+  if (!isObject(env))
+    throw ConfigError.at('config_value_invalid', { key: 'settings.env' }, 'must be an object of settings code to values', fix);
   const resolved: Record<string, Readonly<Record<string, string>>> = {};
   for (const [code, values] of Object.entries(env)) {
-    if (!isObject(values)) throw ConfigError.at({ key: `settings.env.${code}` }, 'must be an object of field name to value', fix);
+    if (!isObject(values))
+      throw ConfigError.at('config_value_invalid', { key: `settings.env.${code}` }, 'must be an object of field name to value', fix);
     const supplied: Record<string, string> = {};
     for (const [field, value] of Object.entries(values)) {
       const key = `settings.env.${code}.${field}`;
       if (value !== undefined && value !== null && typeof value !== 'string')
         throw ConfigError.at(
+          'config_value_invalid',
           { key },
           'must be a string (or undefined when the variable is unset)',
           'Pass the environment variable as it is, for example `process.env.TYPESENSE_API_KEY`.',
         );
       const declared = declaredType(plugins, code, field);
       if (!declared.entry)
-        throw ConfigError.at({ key }, `no plugin declares the settings code "${code}"`, 'Name a settings code of a registered plugin.');
+        throw ConfigError.at(
+          'settings_env_code_unknown',
+          { key },
+          `no plugin declares the settings code "${code}"`,
+          'Name a settings code of a registered plugin.',
+        );
       if (!ENV_TYPES.includes(declared.type as string)) {
         throw ConfigError.at(
+          'settings_env_field_invalid',
           { key },
           `"${field}" is not a password or text field of the settings "${code}" (only secrets, and the text values they are bound to, come from the environment)`,
           'Name a `password` or `text` field of that settings form.',
@@ -87,6 +97,7 @@ export function resolveSettingsConfig(settings: unknown, plugins: readonly Plugi
       const missing = Array.isArray(bound) ? bound.find((name) => typeof name !== 'string' || !Object.hasOwn(supplied, name)) : undefined;
       if (missing !== undefined) {
         throw ConfigError.at(
+          'settings_env_binding_missing',
           { key: `settings.env.${code}.${field}` },
           `the secret is bound to "${String(missing)}", which the environment does not supply`,
           `Supply \`${String(missing)}\` through \`settings.env.${code}\` as well, or do not supply the secret.`,

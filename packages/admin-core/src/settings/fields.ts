@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError, type ConfigErrorCode } from '../config/errors.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import type { FieldConfig } from '../controllers/types.ts';
 import { checkField } from '../fields/config.ts';
@@ -103,19 +103,31 @@ export function settingsProperty(name: string, field: FieldConfig): PropertyInfo
  */
 export function resolveSettingsFields(plugin: string, code: string, fields: unknown): Map<string, ResolvedField> {
   const where = `settings.${code}.form.fields`;
-  const at = (key: string, problem: string, fix: string) =>
-    ConfigError.at({ plugin, key: `${where}${key ? `.${key}` : ''}` }, problem, fix);
+  const at = (code: ConfigErrorCode, key: string, problem: string, fix: string) =>
+    ConfigError.at(code, { plugin, key: `${where}${key ? `.${key}` : ''}` }, problem, fix);
   if (!isObject(fields) || Object.keys(fields).length === 0) {
-    throw at('', 'a settings form needs fields', 'Declare `form: { fields: { rss_title: { type: "text", label: "…" } } }`.');
+    throw at(
+      'settings_value_invalid',
+      '',
+      'a settings form needs fields',
+      'Declare `form: { fields: { rss_title: { type: "text", label: "…" } } }`.',
+    );
   }
   const resolved = new Map<string, ResolvedField>();
   for (const [name, field] of Object.entries(fields)) {
     if (!FIELD_NAME.test(name))
-      throw at(name, 'field names are lower-case identifiers', 'Use letters, digits and "_", starting with a letter.');
-    if (!isObject(field)) throw at(name, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
+      throw at(
+        'field_name_invalid',
+        name,
+        'field names are lower-case identifiers',
+        'Use letters, digits and "_", starting with a letter.',
+      );
+    if (!isObject(field))
+      throw at('field_option_invalid', name, 'a field must be an object', 'Declare it as `{ type: "text", label: "..." }`.');
     const type = field.type;
     if (type === 'repeater') {
       throw at(
+        'settings_field_refused',
         `${name}.type`,
         'the repeater type is refused on a settings form',
         'Use one field per value, or a taglist for a list of strings.',
@@ -123,16 +135,19 @@ export function resolveSettingsFields(plugin: string, code: string, fields: unkn
     }
     if (Object.hasOwn(field, 'dependsOn')) {
       throw at(
+        'settings_field_refused',
         `${name}.dependsOn`,
         '`dependsOn` is refused on a settings form (no field is recomputed from another one)',
         'Remove `dependsOn`.',
       );
     }
     for (const [key, why] of Object.entries(SETTINGS_REFUSED_KEYS)) {
-      if (Object.hasOwn(field, key)) throw at(`${name}.${key}`, `\`${key}\` is refused on a settings form: ${why}`, `Remove \`${key}\`.`);
+      if (Object.hasOwn(field, key))
+        throw at('settings_field_refused', `${name}.${key}`, `\`${key}\` is refused on a settings form: ${why}`, `Remove \`${key}\`.`);
     }
     if (typeof type === 'string' && Object.hasOwn(REFUSED, type)) {
       throw at(
+        'settings_field_refused',
         `${name}.type`,
         `the ${type} type is refused on a settings form: ${REFUSED[type]}`,
         `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`,
@@ -140,6 +155,7 @@ export function resolveSettingsFields(plugin: string, code: string, fields: unkn
     }
     if (typeof type !== 'string' || !SETTINGS_FIELD_TYPES.includes(type) || !SETTINGS_TYPES.has(type)) {
       throw at(
+        'settings_field_refused',
         `${name}.type`,
         `${JSON.stringify(type)} is not a built-in field type a settings form accepts (plugin field types are refused on settings forms)`,
         `Use one of ${SETTINGS_FIELD_TYPES.join(', ')}.`,
@@ -166,7 +182,10 @@ export function resolveSettingsFields(plugin: string, code: string, fields: unkn
       );
     } catch (error) {
       // The field checks name `form.fields.<field>`; here the form belongs to a settings code.
-      if (error instanceof ConfigError) throw new ConfigError(error.message.replace('key "form.fields.', `key "${where}.`));
+      if (error instanceof ConfigError) {
+        const key = error.where.key?.replace(/^form\.fields\./, `${where}.`);
+        throw new ConfigError(error.code, error.message.replace('key "form.fields.', `key "${where}.`), { ...error.where, key });
+      }
       throw error;
     }
     resolved.set(name, { name, config, type: SETTINGS_TYPES.get(type)!, info: property });

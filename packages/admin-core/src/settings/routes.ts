@@ -4,6 +4,9 @@ import { ok } from '../http/envelope.ts';
 import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
 import type { RegisteredSettings, SettingsAnswer, SettingsEntry } from './types.ts';
 import { saveSettings } from './write.ts';
+import { anyValue, arrayOf, exact, mapOf, object, string } from '../schema/json.ts';
+import { answer as describedAnswer, jsonBody, namedParam, ok as described, type SchemaComponents } from '../schema/route.ts';
+import { ref, type Schema } from '../schema/types.ts';
 
 /** Where an entry without `order` sits (as navigation entries do). */
 const DEFAULT_ORDER = 500;
@@ -77,18 +80,74 @@ const formEntry = (req: AuthedRequest, ctx: OperationContext) => ctx.services.se
  * Every route checks the entry's permissions in `SettingsService.formEntry`, the one gate, before
  * reading or writing anything: 404 for an unknown code or a link entry, then 403.
  */
+/** A settings answer: SettingsResult and the envelope's `meta` in one body (docs/settings.md). */
+const SETTINGS_RESULT: Schema = exact({
+  data: mapOf(anyValue(), { description: 'Field values by name, encoded by their types; never a secret.' }),
+  exists: { type: 'boolean' },
+  meta: object(
+    {
+      secrets: mapOf(string({ enum: ['stored', 'env', 'empty'] }), { description: 'The state of each password field.' }),
+      notices: arrayOf(ref('FieldNotice')),
+    },
+    ['secrets'],
+  ),
+});
+
+/** `{code}`: a settings form (a link entry or an unknown code is a 404). */
+const codeParam = (components: SchemaComponents) => namedParam('code', 'A settings form.', components.settingsCodes);
+
 export const settingsRoutes: RouteDefinition[] = [
-  { method: 'GET', path: '/settings', handler: (_req, ctx) => ok(settingsEntries(ctx)) },
+  {
+    method: 'GET',
+    path: '/settings',
+    handler: (_req, ctx) => ok(settingsEntries(ctx)),
+    schema: {
+      id: 'settings',
+      summary: 'The settings entries of the signed-in admin',
+      success: described('Entries, ordered.', arrayOf(ref('SettingsEntry'))),
+    },
+  },
   {
     method: 'GET',
     path: '/settings/:code',
     handler: async (req, ctx) => answer(await ctx.services.settings.read(formEntry(req, ctx), ctx.em())),
+    schema: (components) => ({
+      id: 'settings.read',
+      summary: 'The values of a settings form',
+      parameters: [codeParam(components)],
+      success: { 200: describedAnswer('Values; secrets only as states.', SETTINGS_RESULT) },
+      errors: [403, 404],
+    }),
   },
   {
     method: 'PUT',
     path: '/settings/:code',
     body: 'json',
     handler: async (req, ctx) => answer(await saveSettings(formEntry(req, ctx), req.body, ctx)),
+    // Values are decoded by their field types (secrets, uploads): the pipeline checks only that the body is an object.
+    schema: (components) => ({
+      ...{
+        id: 'settings.save',
+        summary: 'Save a settings form',
+        description: 'A password field: absent or `""` keeps the stored secret, null clears it.',
+        parameters: [codeParam(components)],
+        body: jsonBody(mapOf(anyValue(), { description: 'Values by field name.' })),
+        success: { 200: describedAnswer('The saved values; never a secret.', SETTINGS_RESULT) },
+        errors: [403, 404],
+      },
+      handlerDecodesBody: true,
+    }),
   },
-  { method: 'GET', path: '/settings/:code/schema', handler: (req, ctx) => ok(settingsFormView(formEntry(req, ctx), ctx)) },
+  {
+    method: 'GET',
+    path: '/settings/:code/schema',
+    handler: (req, ctx) => ok(settingsFormView(formEntry(req, ctx), ctx)),
+    schema: (components) => ({
+      id: 'settings.schema',
+      summary: 'The form of a settings entry',
+      parameters: [codeParam(components)],
+      success: described('The FormView.', ref('FormView')),
+      errors: [403, 404],
+    }),
+  },
 ];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, definePlugin, type AdminConfig } from '@cms/admin-core';
 import { createAdmin } from '@cms/admin-koa';
 import { startTestAdmin, TEST_SECRET } from '../../../../test/support/app.ts';
-import { silentLogger } from '../../../../test/support/template.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
 
 /** Nothing listens here: a check that reached the database would fail with a connection error. */
 const unreachable: AdminConfig = { secret: TEST_SECRET, database: { url: 'postgres://postgres@127.0.0.1:1/none' }, logger: silentLogger };

@@ -20,34 +20,60 @@ function checkDefinition(at: At, kind: Kind, name: string, action: unknown, perm
   const where = `actions.${kind}.${name}`;
   if (!ACTION_NAME.test(name))
     throw at(
+      'action_name_invalid',
       where,
       `"${name}" is not a valid action name`,
       'Use letters, digits, "_" and "-", starting with a letter (at most 64 characters): it is a URL path segment.',
     );
   onlyKeys(at, where, action, KEYS[kind], `{ ${KEYS[kind].join(', ')} }`);
   if (typeof action.run !== 'function')
-    throw at(`${where}.run`, 'an action needs a `run` function', 'Pass the function that does the work.');
+    throw at('controller_value_invalid', `${where}.run`, 'an action needs a `run` function', 'Pass the function that does the work.');
   if (kind === 'record' || kind === 'toolbar') {
     if (typeof action.label !== 'string' || action.label === '')
-      throw at(`${where}.label`, 'a non-empty string is required', 'Use a string key such as "acme.shop::orders.ship".');
+      throw at(
+        'controller_value_invalid',
+        `${where}.label`,
+        'a non-empty string is required',
+        'Use a string key such as "acme.shop::orders.ship".',
+      );
   }
   if (kind === 'bulk' && action.label !== undefined && (typeof action.label !== 'string' || action.label === ''))
-    throw at(`${where}.label`, 'must be a non-empty string', 'Use a string key such as "acme.shop::orders.ship".');
+    throw at(
+      'controller_value_invalid',
+      `${where}.label`,
+      'must be a non-empty string',
+      'Use a string key such as "acme.shop::orders.ship".',
+    );
   if (action.confirm !== undefined && (typeof action.confirm !== 'string' || action.confirm === ''))
-    throw at(`${where}.confirm`, 'must be a non-empty string', 'Use a string key or text.');
+    throw at('controller_value_invalid', `${where}.confirm`, 'must be a non-empty string', 'Use a string key or text.');
   if (action.danger !== undefined && typeof action.danger !== 'boolean')
-    throw at(`${where}.danger`, 'must be true or false', 'Use a boolean.');
+    throw at('controller_value_invalid', `${where}.danger`, 'must be true or false', 'Use a boolean.');
   if (action.transaction !== undefined && typeof action.transaction !== 'boolean')
-    throw at(`${where}.transaction`, 'must be true or false', 'Use `false` for an action that must not hold a transaction while it waits.');
+    throw at(
+      'controller_value_invalid',
+      `${where}.transaction`,
+      'must be true or false',
+      'Use `false` for an action that must not hold a transaction while it waits.',
+    );
   if (action.appliesTo !== undefined && typeof action.appliesTo !== 'function')
-    throw at(`${where}.appliesTo`, 'must be a function', 'Pass `(record) => boolean`.');
+    throw at('controller_value_invalid', `${where}.appliesTo`, 'must be a function', 'Pass `(record) => boolean`.');
   if (action.permissions !== undefined) {
     if (!Array.isArray(action.permissions) || !action.permissions.every((code) => typeof code === 'string')) {
-      throw at(`${where}.permissions`, 'must be a list of permission codes', 'Use for example `["acme.shop.ship_orders"]`.');
+      throw at(
+        'controller_value_invalid',
+        `${where}.permissions`,
+        'must be a list of permission codes',
+        'Use for example `["acme.shop.ship_orders"]`.',
+      );
     }
     const unknown = action.permissions.find((code: string) => !permissionCodes.has(code));
     if (unknown !== undefined)
-      throw at(`${where}.permissions`, `unknown permission "${unknown}"`, "Declare it in some plugin's `permissions`.");
+      throw at(
+        'permission_unknown',
+        `${where}.permissions`,
+        `unknown permission "${unknown}"`,
+        "Declare it in some plugin's `permissions`.",
+      );
   }
 }
 
@@ -68,6 +94,7 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
     if (byName === undefined) continue;
     if (!isObject(byName))
       throw at(
+        'controller_value_invalid',
         `actions.${kind}`,
         'must be an object of action name to action',
         `Use for example \`{ ${kind === 'widget' ? 'suggestPrice' : 'publish'}: { …, run } }\`.`,
@@ -82,21 +109,30 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   const listed = config.list?.bulkActions;
   const bulkNames = (listed ?? []).map((action) => action.name);
   const twice = duplicate(bulkNames);
-  if (twice !== undefined) throw at('list.bulkActions', `the bulk action "${twice}" is declared twice`, 'Declare each bulk action once.');
+  if (twice !== undefined)
+    throw at('action_duplicate', 'list.bulkActions', `the bulk action "${twice}" is declared twice`, 'Declare each bulk action once.');
   bulkNames.forEach((name, index) => {
     if (!has('bulk', name))
       throw at(
+        'action_unknown',
         `list.bulkActions.${index}.name`,
         `no bulk action "${name}" is registered`,
         `Register it under \`actions.bulk.${name}\`, or remove it from the list.`,
       );
   });
   for (const [name, action] of Object.entries(actions.bulk ?? {})) {
-    if (singleton) throw at(`actions.bulk.${name}`, 'a singleton has no list, so the bulk action can never run', 'Remove the action.');
+    if (singleton)
+      throw at(
+        'action_unreachable',
+        `actions.bulk.${name}`,
+        'a singleton has no list, so the bulk action can never run',
+        'Remove the action.',
+      );
     const index = bulkNames.indexOf(name);
     if (listed !== undefined && index < 0) continue; // hidden by the list
     if (action.label === undefined && (index < 0 || !listed![index]!.label))
       throw at(
+        'action_label_missing',
         `actions.bulk.${name}.label`,
         'the bulk action has no label',
         `Give it \`label: "…"\` (or a label in its \`list.bulkActions\` entry).`,
@@ -105,11 +141,13 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
 
   const buttons = config.list?.toolbar?.buttons ?? [];
   const again = duplicate(buttons);
-  if (again !== undefined) throw at('list.toolbar.buttons', `the button "${again}" is listed twice`, 'List each button once.');
+  if (again !== undefined)
+    throw at('action_duplicate', 'list.toolbar.buttons', `the button "${again}" is listed twice`, 'List each button once.');
   buttons.forEach((name, index) => {
     if (BUILTIN_TOOLBAR_BUTTONS.includes(name)) return;
     if (!has('toolbar', name))
       throw at(
+        'action_unknown',
         `list.toolbar.buttons.${index}`,
         `"${name}" is neither a built-in button (${BUILTIN_TOOLBAR_BUTTONS.join(', ')}) nor a registered toolbar action`,
         `Register it under \`actions.toolbar.${name}\`, or remove it.`,
@@ -117,9 +155,15 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   });
   for (const name of Object.keys(actions.toolbar ?? {})) {
     if (BUILTIN_TOOLBAR_BUTTONS.includes(name))
-      throw at(`actions.toolbar.${name}`, `"${name}" is a built-in toolbar button`, 'Give the action another name.');
+      throw at(
+        'action_name_reserved',
+        `actions.toolbar.${name}`,
+        `"${name}" is a built-in toolbar button`,
+        'Give the action another name.',
+      );
     if (singleton || !buttons.includes(name))
       throw at(
+        'action_unreachable',
         `actions.toolbar.${name}`,
         'the toolbar action is not listed in `list.toolbar.buttons`, so it can never run',
         `Add "${name}" to \`list.toolbar.buttons\`, or remove the action.`,
@@ -131,6 +175,7 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
     if (definition?.type !== 'widget' || typeof definition.action !== 'string') continue;
     if (!has('widget', definition.action))
       throw at(
+        'action_unknown',
         `form.fields.${field}.action`,
         `no widget action "${definition.action}" is registered`,
         `Register it under \`actions.widget.${definition.action}\`.`,
@@ -140,6 +185,7 @@ export function checkActions(at: At, config: ControllerConfig, permissionCodes: 
   for (const name of Object.keys(actions.widget ?? {})) {
     if (!widgetActions.has(name))
       throw at(
+        'action_unreachable',
         `actions.widget.${name}`,
         'no `type: widget` form field names this action, so it can never run',
         `Set \`action: "${name}"\` on a widget field, or remove the action.`,

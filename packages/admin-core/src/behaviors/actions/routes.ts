@@ -1,13 +1,10 @@
 import { offeredBulkActions } from './bulk.ts';
-import type { OperationContext, RequestContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { Validation, type ErrorDetails } from '../../errors/index.ts';
+import { Validation } from '../../errors/index.ts';
 import { ok } from '../../http/envelope.ts';
-import { idsSchema, MAX_ID, parseId } from '../../http/params.ts';
-import type { ControllerRoute, RouteDefinition } from '../../http/types.ts';
-import { validateBody } from '../../validation/body.ts';
 import { isPlainObject } from '../../validation/values.ts';
-import { encodedSize } from './result.ts';
+import type { ControllerRoute, RouteDefinition } from '../../http/types.ts';
+import { describeBulkAction, describeRecordAction, describeToolbarAction, describeWidgetAction } from './describe.ts';
 import {
   bulkAction,
   runBulkAction,
@@ -18,50 +15,14 @@ import {
   widgetAction,
   type WidgetRequest,
 } from './run.ts';
-import { WIDGET_PAYLOAD_MAX_BYTES } from './types.ts';
-
-const WIDGET_KEYS = ['record_id', 'values', 'payload'];
-
-/** AdminActionRequest of a widget route: only its three keys, each of the right kind. */
-export function parseWidgetBody(body: unknown, ctx: Pick<RequestContext, 't'>): WidgetRequest {
-  if (body === undefined) return {};
-  if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
-  const details: ErrorDetails = {};
-  const refuse = (key: string, messageKey: string, params: Record<string, string | number> = {}) =>
-    Object.defineProperty(details, key, { value: [ctx.t(messageKey, params)], enumerable: true });
-  for (const key of Object.keys(body)) if (!WIDGET_KEYS.includes(key)) refuse(key, 'backend::validation.unknown_key');
-  const { record_id: recordId, values, payload } = body;
-  if (recordId !== undefined) {
-    if (typeof recordId !== 'number' || !Number.isInteger(recordId)) refuse('record_id', 'backend::validation.integer');
-    else if (recordId < 1 || recordId > MAX_ID) refuse('record_id', 'backend::validation.between', { min: 1, max: MAX_ID });
-  }
-  if (values !== undefined && !isPlainObject(values)) refuse('values', 'backend::validation.object');
-  // Measured as it re-encodes: the canonical JSON the action could send on, whitespace aside.
-  if (payload !== undefined && (encodedSize(payload) ?? Infinity) > WIDGET_PAYLOAD_MAX_BYTES) {
-    refuse('payload', 'backend::actions.payload_too_large', { size: '64 KiB' });
-  }
-  if (Object.keys(details).length) throw Validation(details);
-  return body as WidgetRequest;
-}
-
-/** A toolbar action takes no input: the body must be exactly `{}` (each other key is named). */
-function checkEmptyBody(body: unknown, ctx: Pick<RequestContext, 't'>): void {
-  if (isPlainObject(body) && Object.keys(body).length === 0) return;
-  if (isPlainObject(body)) {
-    throw Validation(Object.fromEntries(Object.keys(body).map((key) => [key, [ctx.t('backend::validation.unknown_key')]])));
-  }
-  throw Validation({ body: [ctx.t('backend::actions.body_empty_object')] });
-}
-
-/** The ids of a bulk action's AdminIDsRequest (422 naming `ids` otherwise). */
-const bulkIds = (body: unknown, ctx: OperationContext): number[] =>
-  validateBody(idsSchema, body, ctx.services.strings, ctx.locale).ids as number[];
 
 /**
  * The action routes of one controller (docs/actions.md), each with its full path; `route` adds
  * the controller's permissions, and each operation checks the action's own. Record actions take
  * no body; bulk actions an AdminIDsRequest; toolbar actions exactly `{}`; widget actions an
- * AdminActionRequest. Toolbar and widget routes require `X-Requested-With` on every transport.
+ * AdminActionRequest: the pipeline checks each against the route's description, the operation
+ * checks what it cannot say (the payload's size). Toolbar and widget routes require
+ * `X-Requested-With` on every transport.
  */
 export function actionRoutes(controller: ResolvedController, route: ControllerRoute): RouteDefinition[] {
   const base = `/${controller.address}`;
@@ -76,7 +37,8 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
         path: `${base}/:id/actions/:action`,
         body: 'none',
         handler: async (req, ctx) =>
-          ok(await runRecordAction(controller, { id: parseId(req.params.id), action: req.params.action ?? '' }, ctx)),
+          ok(await runRecordAction(controller, { id: Number(req.params.id), action: req.params.action ?? '' }, ctx)),
+        schema: describeRecordAction(controller),
       }),
     );
   }
@@ -86,12 +48,11 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
         method: 'POST',
         path: `${base}/bulk/:action`,
         body: 'json',
-        handler: async (req, ctx) => {
-          const action = req.params.action ?? '';
-          // Unknown or forbidden before the body is read: no body tells a caller whether it exists.
-          bulkAction(controller, action, ctx.principal);
-          return ok(await runBulkAction(controller, { ids: bulkIds(req.body, ctx), action }, ctx));
-        },
+        // Unknown (404) or forbidden (403) before the body is looked at.
+        authorize: (req) => void bulkAction(controller, req.params.action ?? '', req.principal),
+        handler: async (req, ctx) =>
+          ok(await runBulkAction(controller, { ids: (req.body as { ids: number[] }).ids, action: req.params.action ?? '' }, ctx)),
+        schema: describeBulkAction(controller),
       }),
     );
   }
@@ -102,12 +63,15 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
         path: `${base}/toolbar/:action`,
         body: 'json',
         requireXhr: true,
+        authorize: (req) => void toolbarAction(controller, req.params.action ?? '', req.principal),
         handler: async (req, ctx) => {
           const action = req.params.action ?? '';
+          // Unknown or forbidden first; then no body at all is not `{}` either (the description checked any other).
           toolbarAction(controller, action, ctx.principal);
-          checkEmptyBody(req.body, ctx);
+          if (!isPlainObject(req.body)) throw Validation({ body: [ctx.t('backend::actions.body_empty_object')] });
           return ok(await runToolbarAction(controller, { action }, ctx));
         },
+        schema: describeToolbarAction(controller),
       }),
     );
   }
@@ -118,11 +82,10 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
         path: `${base}/widgets/:field`,
         body: 'json',
         requireXhr: true,
-        handler: async (req, ctx) => {
-          const field = req.params.field ?? '';
-          widgetAction(controller, field, ctx.principal);
-          return ok(await runWidgetAction(controller, { field, body: parseWidgetBody(req.body, ctx) }, ctx));
-        },
+        authorize: (req) => void widgetAction(controller, req.params.field ?? '', req.principal),
+        handler: async (req, ctx) =>
+          ok(await runWidgetAction(controller, { field: req.params.field ?? '', body: (req.body ?? {}) as WidgetRequest }, ctx)),
+        schema: describeWidgetAction(controller),
       }),
     );
   }

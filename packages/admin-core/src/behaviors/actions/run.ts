@@ -4,13 +4,14 @@ import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import { Conflict, Forbidden, NotFound } from '../../errors/index.ts';
+import { Conflict, Forbidden, NotFound, Validation } from '../../errors/index.ts';
+import { checkRecordIds, isRecordId, MAX_ID } from '../../http/params.ts';
 import { isScalar } from '../../validation/values.ts';
 import { lockScopedSelection } from '../form/delete.ts';
 import { loadRecord } from '../form/record.ts';
-import { encodeData, messageOf } from './result.ts';
+import { encodeData, encodedSize, messageOf } from './result.ts';
 import { recordAudit } from '../../audit/record.ts';
-import type { ActionContext, AdminActionResult, BulkActionResult } from './types.ts';
+import { WIDGET_PAYLOAD_MAX_BYTES, type ActionContext, type AdminActionResult, type BulkActionResult } from './types.ts';
 
 /**
  * The operations behind the action routes (docs/actions.md): each finds the action (404), checks
@@ -58,6 +59,8 @@ export async function runRecordAction(
   ctx: OperationContext,
 ): Promise<AdminActionResult> {
   const action = recordAction(controller, input.action, ctx.principal);
+  // An id from code is checked as the path is: anything but a record id names no record.
+  if (!isRecordId(input.id)) throw NotFound();
   return ctx.transaction(async (em) => {
     const record = await loadRecord(controller, input.id, ctx.scope(em), { lock: true });
     if (action.appliesTo && !action.appliesTo(record)) throw Conflict('action_not_applicable');
@@ -86,6 +89,7 @@ export async function runBulkAction(
   ctx: OperationContext,
 ): Promise<BulkActionResult> {
   const action = bulkAction(controller, input.action, ctx.principal);
+  checkRecordIds(input.ids, ctx.t);
   return ctx.transaction(async (em) => {
     const records = await lockScopedSelection(controller, input.ids, em, ctx.principal);
     if (records.length === 0) return { affected: 0, message: ctx.t('backend::actions.bulk_none') };
@@ -153,6 +157,22 @@ export interface WidgetRequest {
 }
 
 /**
+ * What the route's description cannot say (the payload's encoded size), and the ranges of a request
+ * from code: `record_id` a record id, `values` an object.
+ */
+function checkWidgetRequest(body: WidgetRequest, ctx: OperationContext): void {
+  const details: Record<string, string[]> = {};
+  const { record_id: recordId, values, payload } = body;
+  if (recordId !== undefined && !isRecordId(recordId)) details.record_id = [ctx.t('backend::validation.between', { min: 1, max: MAX_ID })];
+  if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values)))
+    details.values = [ctx.t('backend::validation.object')];
+  // Measured as it re-encodes: the canonical JSON the action could send on, whitespace aside.
+  if (payload !== undefined && (encodedSize(payload) ?? Infinity) > WIDGET_PAYLOAD_MAX_BYTES)
+    details.payload = [ctx.t('backend::actions.payload_too_large', { size: '64 KiB' })];
+  if (Object.keys(details).length) throw Validation(details);
+}
+
+/**
  * `POST /{ctl}/widgets/{field}`: `record_id` is loaded and locked through the form scope (404
  * out of scope); only the field's `fill` keys with scalar values reach the action and the answer.
  */
@@ -163,6 +183,7 @@ export async function runWidgetAction(
 ): Promise<AdminActionResult> {
   const { body } = input;
   const { field, action } = widgetAction(controller, input.field, ctx.principal);
+  checkWidgetRequest(body, ctx);
   return ctx.transaction(async (em) => {
     const record = body.record_id === undefined ? undefined : await loadRecord(controller, body.record_id, ctx.scope(em), { lock: true });
     const actionInput = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };

@@ -1,124 +1,18 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../auth/principal.ts';
-
-/**
- * Controller actions (docs/actions.md): functions registered by name under `actions.record`,
- * `actions.bulk`, `actions.toolbar` and `actions.widget`. The engine routes, gates, locks and
- * wraps them in one transaction; an action only does its work.
- */
-
-/** What every action receives besides its input. */
-export interface ActionContext {
-  /** The transaction's entity manager: every query of the action goes through it. */
-  em: EntityManager;
-  principal: Principal;
-  /** The request's locale (the admin's preferred locale once signed in). */
-  locale: string;
-  /** Translates a string key in the request's locale (`acme.shop::orders.shipped`). */
-  t(key: string, params?: Record<string, string | number>): string;
-  /**
-   * The values of a settings code (defaults applied, secrets decrypted), read through the
-   * transaction's connection: `await settings('journal')`.
-   */
-  settings(code: string): Promise<Record<string, unknown>>;
-  /** Runs `task` once the action's transaction has committed, never if it rolls back (docs/controllers.md, "After the commit"). */
-  afterCommit(task: () => void | Promise<void>): void;
-}
-
-/**
- * What an action may answer. `message` is a string key or plain text (a key is translated);
- * `data` is any JSON value, at most 256 KiB once encoded.
- */
-export interface ActionOutcome {
-  message?: string;
-  data?: unknown;
-}
-
-/** `POST /{ctl}/{id}/actions/{name}`: runs on one record loaded and locked through the form scope. */
-export interface RecordActionDefinition<E = any> {
-  /** String key or text, served in `meta.actions`. */
-  label: string;
-  /** A question the admin application asks before running it (string key or text). */
-  confirm?: string;
-  /** Shown as a dangerous action (served as `danger: true`; absent when false). */
-  danger?: boolean;
-  /** Codes the principal needs besides the controller's (403 otherwise; hidden from `meta.actions`). */
-  permissions?: string[];
-  /**
-   * Whether the action applies to the record (409 `action_not_applicable` otherwise; hidden from
-   * `meta.actions`). Synchronous, and reads scalar properties only: on show it receives the row
-   * as served, on the action route the locked entity.
-   */
-  appliesTo?(record: Readonly<E>): boolean;
-  run(record: E, ctx: ActionContext): ActionOutcome | void | Promise<ActionOutcome | void>;
-}
-
-/** What a bulk action may answer; `affected` defaults to the number of records it received. */
-export interface BulkActionOutcome {
-  affected?: number;
-  message?: string;
-}
-
-/**
- * `POST /{ctl}/bulk/{name}`: runs on the selection resolved and locked through the list scope.
- * Declared once: the list offers every bulk action unless `list.bulkActions` orders or hides
- * them (docs/actions.md, "Bulk actions declared once").
- */
-export interface BulkActionDefinition<E = any> {
-  /** String key or text, served in the list schema's `bulkActions` (a `list.bulkActions` entry's label wins). */
-  label?: string;
-  /** A question the admin application asks before it runs the action. */
-  confirm?: string;
-  permissions?: string[];
-  /** Never called with an empty list: a selection with no scoped row answers `affected: 0`. */
-  run(records: E[], ctx: ActionContext): BulkActionOutcome | void | Promise<BulkActionOutcome | void>;
-}
-
-/** `POST /{ctl}/toolbar/{name}`: declared in the list's `toolbar.buttons`; takes no input. */
-export interface ToolbarActionDefinition {
-  /** String key or text, served in the list schema's `toolbarActions`. */
-  label: string;
-  permissions?: string[];
-  /**
-   * `false`: run without a transaction, each query of `ctx.em` on its own. For an action that
-   * reads and then talks to another system (HTTP): it must not hold a database connection, and
-   * row locks, while it waits. Default `true`.
-   */
-  transaction?: boolean;
-  run(ctx: ActionContext): ActionOutcome | void | Promise<ActionOutcome | void>;
-}
-
-/** The input of a widget action, already filtered (see `WidgetActionDefinition`). */
-export interface WidgetActionInput<E = any> {
-  /** The record named by `record_id`, loaded and locked through the form scope. */
-  record?: E;
-  /** The request's `values`, reduced to the widget field's `fill` keys with scalar values. */
-  values: Record<string, string | number | boolean | null>;
-  /** The request's `payload` (any JSON value, at most 64 KiB encoded); `undefined` when absent. */
-  payload: unknown;
-}
-
-/** What a widget action may answer; `fill` is reduced to the field's `fill` keys with scalar values. */
-export interface WidgetActionOutcome extends ActionOutcome {
-  fill?: Record<string, unknown>;
-}
-
-/** `POST /{ctl}/widgets/{field}`: the action a `type: widget` form field names in `action`. */
-export interface WidgetActionDefinition<E = any> {
-  permissions?: string[];
-  run(input: WidgetActionInput<E>, ctx: ActionContext): WidgetActionOutcome | void | Promise<WidgetActionOutcome | void>;
-}
-
-/** The `actions` key of a controller: each kind by action name (a URL path segment). */
-export interface ControllerActions<E = any> {
-  record?: Record<string, RecordActionDefinition<E>>;
-  bulk?: Record<string, BulkActionDefinition<E>>;
-  toolbar?: Record<string, ToolbarActionDefinition>;
-  widget?: Record<string, WidgetActionDefinition<E>>;
-}
-
-/** Typed helper for actions declared apart from their controller: `defineActions<IPost>({ … })`. Returns its input. */
-export const defineActions = <E = any>(actions: ControllerActions<E>): ControllerActions<E> => actions;
+// The declaration side (what a controller's `actions` holds) lives with the other configuration
+// types in `controllers/`; this behaviour's answers and limits stay here (docs/architecture.md, "Behaviours").
+export type {
+  ActionContext,
+  ActionOutcome,
+  RecordActionDefinition,
+  BulkActionOutcome,
+  BulkActionDefinition,
+  ToolbarActionDefinition,
+  WidgetActionInput,
+  WidgetActionOutcome,
+  WidgetActionDefinition,
+  ControllerActions,
+} from '../../controllers/action-config.ts';
+export { defineActions } from '../../controllers/action-config.ts';
 
 /** AdminActionResult (docs/actions.md, "Keys of each kind" and "Record actions"). */
 export interface AdminActionResult {

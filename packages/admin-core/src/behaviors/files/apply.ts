@@ -4,7 +4,7 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import type { BindingRow } from '../../bindings/store.ts';
 import type { FileField } from './field.ts';
 import { fileFields } from './field.ts';
-import { dropFiles } from './operations.ts';
+import { dropFiles } from './outbox.ts';
 
 /** What the save did to one field's files: the ids removed and attached, and the outbox of blobs to delete after commit. */
 export interface AppliedFiles {

@@ -58,8 +58,25 @@ export const isImageType = (contentType: string) => ['image/jpeg', 'image/png', 
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 
-/** FileItem (spec 2.4, docs/files.md "Routes"): `url` and `thumb_url` only for public files. */
-export function fileItem(row: FileRow, field: FileField, storage: Pick<Storage, 'url'>, pending: boolean) {
+/** FileItem (spec 2.4, docs/files.md "Routes"): what the file operations answer. */
+export interface FileItem {
+  id: number;
+  file_name: string;
+  file_size: number;
+  content_type: string;
+  title: string;
+  description: string;
+  sort_order: number;
+  created_at: string;
+  pending: boolean;
+  /** Public files only. */
+  url?: string;
+  /** Public images only. */
+  thumb_url?: string;
+}
+
+/** A row as a FileItem: `url` and `thumb_url` only for public files. */
+export function fileItem(row: FileRow, field: FileField, storage: Pick<Storage, 'url'>, pending: boolean): FileItem {
   return {
     id: Number(row.id),
     file_name: row.file_name,

@@ -1,10 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import sharp from 'sharp';
-import type { OperationContext } from '../../context/operation.ts';
-import { isAdminError, Validation } from '../../errors/index.ts';
-import type { UploadedFile } from '../../http/types.ts';
-import { isPlainObject } from '../../validation/values.ts';
+import { isAdminError } from '../../errors/index.ts';
 import { imageWork } from '../../storage/image-queue.ts';
 import { inspectImage, MAX_IMAGE_PIXELS, sanitizeFileName } from '../../storage/images.ts';
 import { newBlobKey } from '../../storage/storage.ts';
@@ -45,15 +42,15 @@ export interface PreparedBlob {
   thumb?: { key: string; data: Buffer };
 }
 
-/** What an upload brings: a temporary file (an HTTP upload) or bytes (plugin code, `attachFile`). */
-export interface FileSource {
+/** What the guard reads: a local file (an HTTP upload, a path or a stream written to a temporary file) or bytes in memory. */
+export interface BlobInput {
   originalName: string;
   size: number;
   path?: string;
   data?: Buffer;
 }
 
-const bytesOf = (source: FileSource) => (source.data ? Promise.resolve(source.data) : readFile(source.path!));
+const bytesOf = (source: BlobInput) => (source.data ? Promise.resolve(source.data) : readFile(source.path!));
 
 /**
  * The upload guard (docs/files.md, "Uploads"): a non-empty file within the field's size, named
@@ -65,7 +62,7 @@ const bytesOf = (source: FileSource) => (source.data ? Promise.resolve(source.da
  */
 export async function prepareBlob(
   field: FileField,
-  source: FileSource,
+  source: BlobInput,
   refuse: (key: string, params?: Record<string, string | number>) => Error,
 ): Promise<PreparedBlob> {
   if (source.size === 0) throw refuse('upload.file_required', { field: FILE_UPLOAD_FIELD });
@@ -121,22 +118,6 @@ async function readHead(path: string, length: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-/** An HTTP upload: exactly one file in `file_data`, no other form field, then the guard. */
-export async function prepareUpload(
-  target: { file: FileField },
-  files: UploadedFile[],
-  body: unknown,
-  ctx: OperationContext,
-): Promise<PreparedBlob> {
-  const refuse = (key: string, params: Record<string, string | number> = {}) =>
-    Validation({ [FILE_UPLOAD_FIELD]: [ctx.t(`backend::${key}`, params)] });
-  const extra = isPlainObject(body) ? Object.keys(body) : [];
-  if (extra.length) throw Validation(Object.fromEntries(extra.map((key) => [key, [ctx.t('backend::validation.unknown_key')]])));
-  const upload = files.length === 1 && files[0]!.field === FILE_UPLOAD_FIELD ? files[0]! : undefined;
-  if (!upload) throw refuse('upload.file_required', { field: FILE_UPLOAD_FIELD });
-  return prepareBlob(target.file, { originalName: upload.originalName, size: upload.size, path: upload.path }, refuse);
 }
 
 /**

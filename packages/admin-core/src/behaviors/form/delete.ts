@@ -3,12 +3,13 @@ import { LockMode } from '@mikro-orm/core';
 import type { Principal } from '../../auth/principal.ts';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { Conflict } from '../../errors/index.ts';
+import { Conflict, NotFound } from '../../errors/index.ts';
+import { checkRecordIds, isRecordId } from '../../http/params.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import { deleteViolation } from './constraints.ts';
 import { loadRecord } from './record.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { dropRecordFiles, flushAfterCommit } from '../files/operations.ts';
+import { dropRecordFiles, flushAfterCommit } from '../files/outbox.ts';
 
 /** Removes the row, or sets the soft-delete column when the controller declares one. */
 function removeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager) {
@@ -18,6 +19,8 @@ function removeRecord(controller: ResolvedController, record: Record<string, unk
 
 /** `DELETE /{ctl}/{id}`: through the form scope, with the beforeDelete hook, in one transaction. */
 export async function deleteRecord(controller: ResolvedController, id: number, ctx: OperationContext): Promise<{ deleted: number }> {
+  // An id from code is checked as the path is: anything but a record id names no record.
+  if (!isRecordId(id)) throw NotFound();
   const { principal } = ctx;
   let outbox: number[] = [];
   try {
@@ -61,6 +64,7 @@ export async function lockScopedSelection(
 
 /** `POST /{ctl}/bulk-delete`: all of the selection or nothing. No scoped match deletes nothing. */
 export async function bulkDelete(controller: ResolvedController, ids: number[], ctx: OperationContext): Promise<{ deleted: number }> {
+  checkRecordIds(ids, ctx.t);
   const { principal } = ctx;
   let outbox: number[] = [];
   try {

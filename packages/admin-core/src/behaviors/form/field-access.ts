@@ -3,7 +3,7 @@ import type { ResolvedField } from '../../controllers/resolve.ts';
 import { Forbidden } from '../../errors/index.ts';
 import { parseIdOrZero } from '../../http/params.ts';
 import type { AuthenticatedRoute, AuthedRequest, ControllerRoute } from '../../http/types.ts';
-import { inContext } from './record.ts';
+import { inContext } from '../../fields/context.ts';
 
 /*
  * The routes of one field (files, relations) honour the field as the form does (docs/files.md,
@@ -17,9 +17,12 @@ export type FieldAccess = 'read' | 'write';
 
 const accessOf = (method: string): FieldAccess => (method === 'GET' ? 'read' : 'write');
 
-/** Refuses (403 naming the field) a route the field's `context` or `readOnly` does not allow; `{id}` 0 is the create form. */
-export function checkFieldAccess(field: ResolvedField, id: string | undefined, access: FieldAccess, ctx: OperationContext): void {
-  const mode = parseIdOrZero(id) === 0 ? 'create' : 'update';
+/**
+ * Refuses (403 naming the field) a route the field's `context` or `readOnly` does not allow; `{id}` 0 is the create form.
+ * An operation called from code passes the record id it already holds as a number.
+ */
+export function checkFieldAccess(field: ResolvedField, id: string | number | undefined, access: FieldAccess, ctx: OperationContext): void {
+  const mode = (typeof id === 'number' ? id : parseIdOrZero(id)) === 0 ? 'create' : 'update';
   if (!inContext(field, mode)) {
     const other = mode === 'create' ? 'update' : 'create';
     const key = inContext(field, other) ? `backend::fields.access.${other}_only` : 'backend::fields.access.context';

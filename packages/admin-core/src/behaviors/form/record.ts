@@ -7,6 +7,7 @@ import { NotFound } from '../../errors/index.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { belongsToLabels, belongsToManyOptions, type RelationOption } from '../list/labels.ts';
+import { quoteIdent } from '../../database/sql.ts';
 
 export interface RecordAnswer {
   data: Record<string, unknown>;
@@ -55,8 +56,6 @@ const belongsToFields = (controller: ResolvedController) =>
 const belongsToManyFields = (controller: ResolvedController) =>
   [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && field.property?.kind === 'm:n');
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /**
  * The subquery of a `left join lateral` that gives a record's belongsToMany options as one JSON
  * array (`[{"value": id, "label": label}]`, `null` when there are none), in pivot order as
@@ -72,10 +71,10 @@ function belongsToManySubquery(em: EntityManager, field: ResolvedField, owner: s
   const orderProperty = (pivot?.properties['sort_order' as never] ?? pivot?.properties[(property.fixedOrderColumn ?? 'id') as never]) as
     | EntityProperty
     | undefined;
-  const order = orderProperty ? `p.${quote(orderProperty.fieldNames[0]!)}, ` : '';
-  return `select json_agg(json_build_object('value', t.id, 'label', t.${quote(label.fieldNames[0]!)}) order by ${order}t.id) as "options"
-    from ${quote(pivotTable)} p join ${quote(target.tableName)} t on t.id = p.${quote(property.inverseJoinColumns[0]!)}
-    where p.${quote(property.joinColumns[0]!)} = ${owner}`;
+  const order = orderProperty ? `p.${quoteIdent(orderProperty.fieldNames[0]!)}, ` : '';
+  return `select json_agg(json_build_object('value', t.id, 'label', t.${quoteIdent(label.fieldNames[0]!)}) order by ${order}t.id) as "options"
+    from ${quoteIdent(pivotTable)} p join ${quoteIdent(target.tableName)} t on t.id = p.${quoteIdent(property.inverseJoinColumns[0]!)}
+    where p.${quoteIdent(property.joinColumns[0]!)} = ${owner}`;
 }
 
 /** A record's belongsToMany options as `readRecord` joined them (`__many<n>`), or undefined when it did not. */
@@ -125,13 +124,6 @@ export async function readRecord(
   if (!rows[0]) throw NotFound();
   return rows[0];
 }
-
-/** Whether a field shows in a context (`create`, `update`, `preview`). */
-export const inContext = (field: ResolvedField, context: 'create' | 'update' | 'preview') => {
-  const contexts = field.config.context;
-  if (contexts === undefined) return true;
-  return (Array.isArray(contexts) ? contexts : [contexts]).includes(context);
-};
 
 const referenceId = (value: unknown): number | null =>
   value == null ? null : typeof value === 'object' ? Number((value as { id?: unknown }).id) : Number(value);

@@ -2,21 +2,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Collection } from '@mikro-orm/core';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import { AdminError, Forbidden, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
+import { AdminError, Forbidden, NotFound, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
+import { checkSessionKey } from '../../bindings/session-key.ts';
+import { isRecordId } from '../../http/params.ts';
 import { FieldError, type FieldErrorCode } from '../../fields/types.ts';
 import { crossFieldRefusals, validateRefusals } from '../../fields/cross.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { containsNul } from '../../fields/common.ts';
 import { writeRefusal } from '../../fields/write.ts';
-import { isPlainObject } from '../../validation/body.ts';
+import { isPlainObject } from '../../validation/values.ts';
 import { saveViolation } from './constraints.ts';
-import { encodeRecord, inContext, loadRecord, type RecordAnswer } from './record.ts';
+import { encodeRecord, loadRecord, type RecordAnswer } from './record.ts';
+import { inContext } from '../../fields/context.ts';
 import { changedFields, storedFieldValues } from '../../audit/changes.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { checkVersion, withVersion, type VersionCondition } from './version.ts';
 import { applyBindings } from './bindings.ts';
 import { treeParentRefusal } from './tree.ts';
-import { flushAfterCommit } from '../files/operations.ts';
+import { flushAfterCommit } from '../files/outbox.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import type { SaveContext, ScopeContext } from '../../controllers/types.ts';
 
@@ -266,6 +269,9 @@ async function checkStillInScope(controller: ResolvedController, id: number, ctx
 /** Create (`id` undefined) or update one record in one transaction; hooks run inside it. */
 export async function saveRecord(controller: ResolvedController, input: SaveInput, ctx: OperationContext): Promise<RecordAnswer> {
   const { id } = input;
+  // Inputs from code are checked as the route's description checks them over HTTP (docs/controllers.md, "Create and update").
+  if (id !== undefined && !isRecordId(id)) throw NotFound();
+  if (input.sessionKey !== undefined) checkSessionKey(input.sessionKey, 'X-Session-Key', (key, params) => ctx.t(key, params));
   const mode = id === undefined ? 'create' : 'update';
   const body = input.body === undefined ? {} : input.body;
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });

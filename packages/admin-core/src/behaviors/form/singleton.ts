@@ -5,6 +5,7 @@ import { scopeCondition } from '../list/conditions.ts';
 import { encodeRecord, type RecordAnswer } from './record.ts';
 import { withVersion } from './version.ts';
 import { recordAudit } from '../../audit/record.ts';
+import { quoteIdent } from '../../database/sql.ts';
 
 /**
  * `GET /{ctl}/singleton`: the first record in the form scope, or, when the table has none, one
@@ -13,7 +14,7 @@ import { recordAudit } from '../../audit/record.ts';
  */
 export async function openSingleton(controller: ResolvedController, ctx: OperationContext): Promise<RecordAnswer> {
   return ctx.transaction(async (em) => {
-    await em.execute(`lock table "${controller.meta.tableName.replace(/"/g, '""')}" in share row exclusive mode`);
+    await em.execute(`lock table ${quoteIdent(controller.meta.tableName)} in share row exclusive mode`);
     const scope = await scopeCondition(controller, 'form', ctx.scope(em));
     // `find` with a limit, not `findOne`: MikroORM refuses `findOne` with an empty condition
     // (no scope), which used to answer a 500 on every first visit.

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import { quoteIdent } from '../../database/sql.ts';
 
 /*
  * The form of a controller with a tree reorder keeps the tree the reorder accepts (docs/reorder.md,
@@ -19,7 +20,6 @@ interface Link {
   parent_id: number | null;
 }
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** A walk stops here: stored cycles cannot make it run forever (reorder's `maxDepth` is at most 100). */
 const MAX_LEVELS = 1000;
 /** Rounds of lock-and-verify before the last read is taken as it is (a branch that keeps changing under the lock). */
@@ -52,9 +52,9 @@ async function lockAncestors(table: string, column: string, start: number, em: E
     const rows = links(
       await em.execute(
         `with recursive up (id, parent_id, level) as (
-           select id, ${q(column)}, 1 from ${q(table)} where id = ?
-           union all select t.id, t.${q(column)}, up.level + 1 from ${q(table)} t join up on t.id = up.parent_id where up.level < ${MAX_LEVELS}
-         ) select t.id, t.${q(column)} as parent_id from ${q(table)} t where t.id in (select id from up) order by t.id for update of t`,
+           select id, ${quoteIdent(column)}, 1 from ${quoteIdent(table)} where id = ?
+           union all select t.id, t.${quoteIdent(column)}, up.level + 1 from ${quoteIdent(table)} t join up on t.id = up.parent_id where up.level < ${MAX_LEVELS}
+         ) select t.id, t.${quoteIdent(column)} as parent_id from ${quoteIdent(table)} t where t.id in (select id from up) order by t.id for update of t`,
         [start],
       ),
     );
@@ -78,9 +78,9 @@ async function lockSubtreeHeight(table: string, column: string, root: number, em
   const descendants = (lock: boolean) =>
     em.execute<Array<{ id: unknown; parent_id: unknown }>>(
       `with recursive down (id, level) as (
-         select id, 1 from ${q(table)} where id = ?
-         union all select t.id, down.level + 1 from ${q(table)} t join down on t.${q(column)} = down.id where down.level < ${MAX_LEVELS}
-       ) select t.id, t.${q(column)} as parent_id from ${q(table)} t where t.id in (select id from down) order by t.id ${lock ? 'for update of t' : ''}`,
+         select id, 1 from ${quoteIdent(table)} where id = ?
+         union all select t.id, down.level + 1 from ${quoteIdent(table)} t join down on t.${quoteIdent(column)} = down.id where down.level < ${MAX_LEVELS}
+       ) select t.id, t.${quoteIdent(column)} as parent_id from ${quoteIdent(table)} t where t.id in (select id from down) order by t.id ${lock ? 'for update of t' : ''}`,
       [root],
     );
   let rows = links(await descendants(true));

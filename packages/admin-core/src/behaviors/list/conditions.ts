@@ -2,9 +2,6 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 
-/** `%`, `_` and `\` are literal in a search: escaped for LIKE (PostgreSQL's default escape is `\`). */
-export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The scope of a behaviour (`list` or `form`) as a condition; undefined means every row (`NO_ROWS`: none). */
 export async function scopeCondition(
   controller: ResolvedController,

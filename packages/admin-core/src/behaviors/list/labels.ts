@@ -1,13 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityProperty } from '@mikro-orm/core';
+import { quoteIdent } from '../../database/sql.ts';
 
 export interface RelationOption {
   label: string;
   value: number;
   locked?: boolean;
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * Labels of belongsTo ids: one query for every id of a page, whatever its size (no N+1).
@@ -24,7 +23,7 @@ export async function belongsToLabels(
   if (unique.length === 0) return new Map();
   const label = target.properties[labelProperty as never] as EntityProperty;
   const rows = await em.execute<Array<{ id: number; label: unknown }>>(
-    `select id, ${quote(label.fieldNames[0]!)} as label from ${quote(target.tableName)} where id in (${unique.map(() => '?').join(',')})`,
+    `select id, ${quoteIdent(label.fieldNames[0]!)} as label from ${quoteIdent(target.tableName)} where id in (${unique.map(() => '?').join(',')})`,
     unique,
   );
   return new Map(rows.map((row) => [Number(row.id), String(row.label ?? '')]));
@@ -44,10 +43,10 @@ export async function belongsToManyOptions(
   if (ownerIds.length === 0) return result;
   const { pivotTable, ownerColumn, targetColumn, targetTable, label, order } = pivotParts(em, property, labelProperty);
   const rows = await em.execute<Array<{ owner: number; id: number; label: unknown }>>(
-    `select p.${quote(ownerColumn)} as owner, t.id as id, t.${quote(label)} as label
-     from ${quote(pivotTable)} p join ${quote(targetTable)} t on t.id = p.${quote(targetColumn)}
-     where p.${quote(ownerColumn)} in (${ownerIds.map(() => '?').join(',')})
-     order by p.${quote(ownerColumn)}, ${order}t.id`,
+    `select p.${quoteIdent(ownerColumn)} as owner, t.id as id, t.${quoteIdent(label)} as label
+     from ${quoteIdent(pivotTable)} p join ${quoteIdent(targetTable)} t on t.id = p.${quoteIdent(targetColumn)}
+     where p.${quoteIdent(ownerColumn)} in (${ownerIds.map(() => '?').join(',')})
+     order by p.${quoteIdent(ownerColumn)}, ${order}t.id`,
     ownerIds,
   );
   for (const id of ownerIds) result.set(id, []);
@@ -68,7 +67,7 @@ function pivotParts(em: EntityManager, property: EntityProperty, labelProperty: 
     targetColumn: property.inverseJoinColumns[0]!,
     targetTable: target.tableName,
     label: label.fieldNames[0]!,
-    order: orderProperty ? `p.${quote((orderProperty as EntityProperty).fieldNames[0]!)}, ` : '',
+    order: orderProperty ? `p.${quoteIdent((orderProperty as EntityProperty).fieldNames[0]!)}, ` : '',
   };
 }
 
@@ -80,7 +79,7 @@ function pivotParts(em: EntityManager, property: EntityProperty, labelProperty: 
  */
 export function belongsToManyLabelsSql(em: EntityManager, property: EntityProperty, labelProperty: string, owner: string): string {
   const { pivotTable, ownerColumn, targetColumn, targetTable, label, order } = pivotParts(em, property, labelProperty);
-  return `(select coalesce(json_agg(t.${quote(label)}::text order by ${order}t.id), '[]'::json)
-    from ${quote(pivotTable)} p join ${quote(targetTable)} t on t.id = p.${quote(targetColumn)}
-    where p.${quote(ownerColumn)} = ${owner})`;
+  return `(select coalesce(json_agg(t.${quoteIdent(label)}::text order by ${order}t.id), '[]'::json)
+    from ${quoteIdent(pivotTable)} p join ${quoteIdent(targetTable)} t on t.id = p.${quoteIdent(targetColumn)}
+    where p.${quoteIdent(ownerColumn)} = ${owner})`;
 }

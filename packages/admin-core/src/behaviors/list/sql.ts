@@ -3,13 +3,13 @@ import type { Database } from '../../database/open.ts';
 import type { ResolvedColumn, ResolvedController } from '../../controllers/resolve.ts';
 import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
-import { escapeLike, scopeCondition } from './conditions.ts';
+import { scopeCondition } from './conditions.ts';
 import { belongsToManyLabelsSql } from './labels.ts';
 import type { ListQuery } from './query.ts';
 import { ownValue } from '../../validation/values.ts';
+import { escapeLike, quoteIdent, quoteLiteral } from '../../database/sql.ts';
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const column = (c: ResolvedColumn) => `e.${q(c.property.fieldNames[0]!)}`;
+const column = (c: ResolvedColumn) => `e.${quoteIdent(c.property.fieldNames[0]!)}`;
 
 /** The fixed part of a controller's list SQL, built once: columns, label joins, table. */
 interface ListPlan {
@@ -37,12 +37,12 @@ function planFor(controller: ResolvedController, em: EntityManager): ListPlan {
   const joins = belongsTo.map((c, index) => {
     const target = c.property.targetMeta!;
     const label = target.properties[c.labelProperty! as never] as { fieldNames: string[] };
-    names.push(`l${index}.${q(label.fieldNames[0]!)} as "__label${index}"`);
-    return `left join ${q(target.tableName)} l${index} on l${index}."id" = ${column(c)}`;
+    names.push(`l${index}.${quoteIdent(label.fieldNames[0]!)} as "__label${index}"`);
+    return `left join ${quoteIdent(target.tableName)} l${index} on l${index}."id" = ${column(c)}`;
   });
   const rowState = (controller.list.rowStateColumns ?? []).map((name, index) => {
     const property = controller.meta.properties[name as never] as { fieldNames: string[]; columnTypes?: string[] };
-    names.push(`e.${q(property.fieldNames[0]!)} as "__state${index}"`);
+    names.push(`e.${quoteIdent(property.fieldNames[0]!)} as "__state${index}"`);
     return { property: name, alias: `__state${index}`, columnType: property.columnTypes?.[0] };
   });
   const belongsToMany = columns.filter((c) => c.property.kind === 'm:n');
@@ -50,8 +50,8 @@ function planFor(controller: ResolvedController, em: EntityManager): ListPlan {
     names.push(`${belongsToManyLabelsSql(em, c.property, c.labelProperty!, 'e."id"')} as "__m2n${index}"`);
   });
   plan = {
-    table: q(controller.meta.tableName),
-    from: `${q(controller.meta.tableName)} e`,
+    table: quoteIdent(controller.meta.tableName),
+    from: `${quoteIdent(controller.meta.tableName)} e`,
     select: names.join(', '),
     joins: joins.join(' '),
     belongsTo,
@@ -126,7 +126,7 @@ export async function listWhere(controller: ResolvedController, query: ListQuery
   for (const [name, value] of query.filters) {
     const filter = ownValue(controller.list.filters, name)!;
     const property = filter.column ? controller.meta.properties[filter.column as never] : undefined;
-    const target = property ? `e.${q((property as { fieldNames: string[] }).fieldNames[0]!)}` : '';
+    const target = property ? `e.${quoteIdent((property as { fieldNames: string[] }).fieldNames[0]!)}` : '';
     const type = (property as { columnTypes?: string[] } | undefined)?.columnTypes?.[0];
     switch (filter.type) {
       case 'group': {
@@ -172,7 +172,7 @@ function totalSql(plan: ListPlan, where: SqlPart, exactCountLimit: number): stri
   if (where.sql) return `select ${count} as total, false as estimated`;
   const estimate = `(select case when c.reltuples < 0 then null when c.relpages = 0 then c.reltuples
       else c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::float8) end
-    from pg_class c where c.oid = '${plan.table.replace(/'/g, "''")}'::regclass)`;
+    from pg_class c where c.oid = ${quoteLiteral(plan.table)}::regclass)`;
   return `select case when x.n >= ${exactCountLimit} then round(x.n)::bigint else ${count} end as total,
       coalesce(x.n >= ${exactCountLimit}, false) as estimated
     from (select ${estimate} as n) x`;

@@ -4,7 +4,7 @@ import { scopeWhere } from '../../controllers/no-rows.ts';
 import type { Condition } from '../../controllers/types.ts';
 import { NotFound, Validation, type ErrorDetails } from '../../errors/index.ts';
 import type { OperationContext, RequestContext } from '../../context/operation.ts';
-import { escapeLike } from '../list/conditions.ts';
+import { escapeLike } from '../../database/sql.ts';
 import { ownValue } from '../../validation/values.ts';
 
 export const OPTIONS_QUERY_KEYS = ['search', 'page', 'per_page'];
@@ -16,37 +16,42 @@ export function optionsField(controller: ResolvedController, name: string) {
   return field;
 }
 
-function parsePaging(query: Record<string, unknown>, ctx: Pick<RequestContext, 't'>) {
+/** What the relation options operation takes (docs/controllers.md, "Relation options"). */
+export interface OptionsInput {
+  /** A writable relation field of the controller; any other is a 404. */
+  field: string;
+  /** Matched case-insensitively in the label; at most 200 characters. */
+  search?: string;
+  /** From 1 (the default) to 1,000,000. */
+  page?: number;
+  /** From 1 to 100; default 20. */
+  perPage?: number;
+}
+
+/** The ranges of the input: an operation called from code checks what the route's description checked over HTTP. */
+function checkPaging(input: OptionsInput, ctx: Pick<RequestContext, 't'>) {
   const details: ErrorDetails = {};
-  const read = (key: string, fallback: number, max: number) => {
-    const value = query[key];
+  const count = (key: string, value: number | undefined, fallback: number, max: number) => {
     if (value === undefined) return fallback;
-    if (typeof value !== 'string' || !/^[1-9]\d{0,6}$/.test(value) || Number(value) > max) {
-      details[key] = [ctx.t('backend::validation.integer')];
-      return fallback;
-    }
-    return Number(value);
+    if (!Number.isInteger(value) || value < 1 || value > max) details[key] = [ctx.t('backend::validation.integer')];
+    return value;
   };
-  const search = query.search;
+  const { search } = input;
   if (search !== undefined && (typeof search !== 'string' || search.length > 200)) details.search = [ctx.t('backend::validation.string')];
-  else if (typeof search === 'string' && search.includes('\u0000')) details.search = [ctx.t('backend::validation.no_nul')];
-  const page = read('page', 1, 1_000_000);
-  const perPage = read('per_page', 20, 100);
+  else if (search?.includes('\u0000')) details.search = [ctx.t('backend::validation.no_nul')];
+  const page = count('page', input.page, 1, 1_000_000);
+  const perPage = count('per_page', input.perPage, 20, 100);
   if (Object.keys(details).length) throw Validation(details);
-  return { search: typeof search === 'string' ? search.trim() : '', page, perPage };
+  return { search: search?.trim() ?? '', page, perPage };
 }
 
 /**
  * `GET /{ctl}/fields/{field}/options`: candidates of a relation field through its relation scope,
  * searched case-insensitively on the label, as RelationOption with `locked` where a lock applies.
  */
-export async function relationOptions(
-  controller: ResolvedController,
-  input: { field: string; query: Record<string, unknown> },
-  ctx: OperationContext,
-) {
+export async function relationOptions(controller: ResolvedController, input: OptionsInput, ctx: OperationContext) {
   const field = optionsField(controller, input.field);
-  const { search, page, perPage } = parsePaging(input.query, ctx);
+  const { search, page, perPage } = checkPaging(input, ctx);
   const em = ctx.em();
   const target = field.property!.targetMeta!;
   const labelName = field.relation!.labelProperty!;

@@ -30,6 +30,7 @@ export function checkPartials(at: At, config: ControllerConfig): ReadonlyMap<str
   const partials = new Map<string, CompiledPartial>();
   if (config.partials !== undefined && !isObject(config.partials)) {
     throw at(
+      'controller_value_invalid',
       'partials',
       'must be an object of partial name to partial',
       'Use for example `{ summary: { template: "<p>{{ record.name }}</p>", form: true } }`.',
@@ -39,19 +40,26 @@ export function checkPartials(at: At, config: ControllerConfig): ReadonlyMap<str
     const where = `partials.${name}`;
     if (!PARTIAL_NAME.test(name))
       throw at(
+        'partial_name_invalid',
         where,
         `${JSON.stringify(name)} is not a partial name (one URL segment)`,
         'Use letters, digits, "_", "-" and "." (not first), at most 100 characters.',
       );
     onlyKeys(at, where, partial, PARTIAL_KEYS, '{ template, form?, viewModel? }');
     if (typeof partial.template !== 'string' || partial.template === '')
-      throw at(`${where}.template`, 'a template is required', 'Set `template` to a Liquid template string.');
+      throw at('controller_value_invalid', `${where}.template`, 'a template is required', 'Set `template` to a Liquid template string.');
     if (partial.form !== undefined && typeof partial.form !== 'boolean')
-      throw at(`${where}.form`, 'must be true or false', 'Use `form: true` for a partial that takes a record `id`.');
+      throw at(
+        'controller_value_invalid',
+        `${where}.form`,
+        'must be true or false',
+        'Use `form: true` for a partial that takes a record `id`.',
+      );
     if (partial.viewModel !== undefined && typeof partial.viewModel !== 'function')
-      throw at(`${where}.viewModel`, 'must be a function', 'Pass `(ctx) => ({ … })`.');
+      throw at('controller_value_invalid', `${where}.viewModel`, 'must be a function', 'Pass `(ctx) => ({ … })`.');
     if (partial.template.length > TEMPLATE_MAX_LENGTH)
       throw at(
+        'partial_template_too_long',
         `${where}.template`,
         `the template has ${partial.template.length} characters, over ${TEMPLATE_MAX_LENGTH}`,
         'Keep a partial small; move data into the view model.',
@@ -64,6 +72,7 @@ export function checkPartials(at: At, config: ControllerConfig): ReadonlyMap<str
         .split('\n')[0]!
         .replace(/\.$/, '');
       throw at(
+        'partial_template_invalid',
         `${where}.template`,
         `the template does not parse: ${message}`,
         "Fix the Liquid syntax. Partials have no `include`, `render` or `layout` (they read no files), and only Liquid's standard filters and `t`.",
@@ -74,6 +83,7 @@ export function checkPartials(at: At, config: ControllerConfig): ReadonlyMap<str
   const named = (key: string, value: unknown) => {
     if (typeof value === 'string' && !partials.has(value)) {
       throw at(
+        'partial_unknown',
         key,
         `names the partial ${JSON.stringify(value)}, which the controller does not register`,
         `Declare it under \`partials\`${partials.size ? ` (registered: ${[...partials.keys()].join(', ')})` : ''}.`,

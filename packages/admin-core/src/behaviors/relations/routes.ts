@@ -1,41 +1,46 @@
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
-import type { AuthedRequest, ControllerRoute, RouteDefinition } from '../../http/types.ts';
+import type { ControllerRoute, RouteDefinition } from '../../http/types.ts';
 import { LIST_QUERY_KEYS } from '../list/query.ts';
-import {
-  createChild,
-  deleteChildren,
-  linkRelation,
-  openRelation,
-  relationCandidates,
-  relationList,
-  relationOf,
-  showChild,
-  showPivot,
-  unlinkRelation,
-  updateChild,
-  updatePivot,
-  uploadChildFile,
-  type RouteParams,
-} from './operations.ts';
-import { relationSchema } from './schema.ts';
-import { checkRelationRoute } from './access.ts';
 import { guardedRoute } from '../form/field-access.ts';
 import { fileFields } from '../files/field.ts';
-import { FILE_UPLOAD_FIELD } from '../files/operations.ts';
-
-const paramsOf = (req: AuthedRequest): RouteParams => ({
-  id: req.params.id,
-  name: req.params.name,
-  child: req.params.child,
-  sessionKey: req.headers['x-session-key'],
-  childSessionKey: req.headers['x-child-session-key'],
-});
+import { multipartFile } from '../files/http.ts';
+import { FILE_UPLOAD_FIELD } from '../files/prepare.ts';
+import { checkUploadId } from '../files/upload.ts';
+import { Validation } from '../../errors/index.ts';
+import { createChild } from './create-child.ts';
+import { deleteChildren } from './delete-children.ts';
+import { checkRelationRoute, childKey, childParam, idsBody, linkBody, mustHavePivot, objectBody, relationRef } from './http.ts';
+import { linkRelation } from './link.ts';
+import { relationCandidates, relationList } from './list.ts';
+import { mustAllow, relationOf, resolveRelation } from './open.ts';
+import { showPivot, updatePivot } from './pivot.ts';
+import { relationSchema } from './schema.ts';
+import {
+  describeChildCreate,
+  describeChildShow,
+  describeChildUpdate,
+  describeChildUpload,
+  describePivotShow,
+  describePivotUpdate,
+  describeRelationCandidates,
+  describeRelationDelete,
+  describeRelationLink,
+  describeRelationList,
+  describeRelationSchema,
+  describeRelationUnlink,
+} from './describe.ts';
+import { showChild } from './show-child.ts';
+import { unlinkRelation } from './unlink.ts';
+import { updateChild } from './update-child.ts';
+import { uploadChildFile } from './upload-child-file.ts';
 
 /**
  * The relation routes of a controller with relations (docs/relations.md, "Routes"), gated by the
  * controller's permissions like its other routes, then by `checkRelationRoute`. `{id}` may be 0
- * with `X-Session-Key`.
+ * with `X-Session-Key`. Each handler parses the request into the operation's typed input
+ * (`http.ts`) and calls the operation; the checks that need no database (the relation, the
+ * declared operation, a parent before its first save) come before the body, as they always did.
  */
 export function relationRoutes(controller: ResolvedController, controllerRoute: ControllerRoute): RouteDefinition[] {
   if (controller.relations.size === 0) return [];
@@ -47,38 +52,43 @@ export function relationRoutes(controller: ResolvedController, controllerRoute: 
     route({
       method: 'GET',
       path: `/${controller.address}/schema/relation/:name`,
-      handler: (req, ctx) => ok(relationSchema(relationOf(controller, paramsOf(req)), ctx)),
+      schema: (components) => describeRelationSchema(controller, components),
+      handler: (req, ctx) => ok(relationSchema(relationOf(controller, req.params.name), ctx)),
     }),
     route({
       method: 'GET',
       path: base,
+      schema: (components) => describeRelationList(controller, components),
       query: LIST_QUERY_KEYS,
       handler: async (req, ctx) => {
-        const result = await relationList(await openRelation(controller, paramsOf(req), ctx), req.query, ctx);
+        const result = await relationList(controller, { ...relationRef(req, ctx), query: req.query }, ctx);
         return ok(result.data, result.meta);
       },
     }),
     route({
       method: 'GET',
       path: `${base}/candidates`,
+      schema: (components) => describeRelationCandidates(controller, components),
       query: LIST_QUERY_KEYS,
       handler: async (req, ctx) => {
-        const result = await relationCandidates(await openRelation(controller, paramsOf(req), ctx), req.query, ctx);
+        const result = await relationCandidates(controller, { ...relationRef(req, ctx), query: req.query }, ctx);
         return ok(result.data, result.meta);
       },
     }),
     route({
       method: 'GET',
       path: `${base}/records/:child`,
+      schema: (components) => describeChildShow(controller, components),
       handler: async (req, ctx) => {
-        const answer = await showChild(controller, paramsOf(req), ctx);
+        const answer = await showChild(controller, { ...relationRef(req, ctx), child: childParam(req) }, ctx);
         return ok(answer.data, answer.meta);
       },
     }),
     route({
       method: 'GET',
       path: `${base}/pivot/:child`,
-      handler: async (req, ctx) => ok((await showPivot(controller, paramsOf(req), ctx)).data),
+      schema: (components) => describePivotShow(controller, components),
+      handler: async (req, ctx) => ok((await showPivot(controller, { ...relationRef(req, ctx), child: childParam(req) }, ctx)).data),
     }),
   ];
   if (!writes) return routes;
@@ -86,38 +96,68 @@ export function relationRoutes(controller: ResolvedController, controllerRoute: 
     route({
       method: 'POST',
       path: `${base}/link`,
-      handler: async (req, ctx) => ok(await linkRelation(controller, paramsOf(req), req.body, ctx)),
+      schema: (components) => describeRelationLink(controller, components),
+      handler: async (req, ctx) => {
+        const ref = relationRef(req, ctx);
+        const relation = resolveRelation(controller, ref, 'write', ctx);
+        mustAllow(relation, 'link');
+        return ok(await linkRelation(controller, { ...ref, ...linkBody(relation, req.body, ctx) }, ctx));
+      },
     }),
     route({
       method: 'POST',
       path: `${base}/unlink`,
-      handler: async (req, ctx) => ok(await unlinkRelation(controller, paramsOf(req), req.body, ctx)),
+      schema: (components) => describeRelationUnlink(controller, components),
+      handler: async (req, ctx) => {
+        const ref = relationRef(req, ctx);
+        mustAllow(resolveRelation(controller, ref, 'write', ctx), 'unlink');
+        return ok(await unlinkRelation(controller, { ...ref, ids: idsBody(req.body, ctx).ids }, ctx));
+      },
     }),
     route({
       method: 'POST',
       path: `${base}/delete`,
-      handler: async (req, ctx) => ok(await deleteChildren(controller, paramsOf(req), req.body, ctx)),
+      schema: (components) => describeRelationDelete(controller, components),
+      handler: async (req, ctx) => {
+        const ref = relationRef(req, ctx);
+        mustAllow(resolveRelation(controller, ref, 'write', ctx), 'delete');
+        return ok(await deleteChildren(controller, { ...ref, ids: idsBody(req.body, ctx).ids }, ctx));
+      },
     }),
     route({
       method: 'POST',
       path: `${base}/records`,
+      schema: (components) => describeChildCreate(controller, components),
       handler: async (req, ctx) => {
-        const answer = await createChild(controller, paramsOf(req), req.body, ctx);
+        // An undeclared operation has no route: 404 before the body is looked at.
+        mustAllow(relationOf(controller, req.params.name), 'create');
+        const input = { ...relationRef(req, ctx), ...childKey(req, ctx), data: objectBody(req.body, ctx) };
+        const answer = await createChild(controller, input, ctx);
         return ok(answer.data, answer.meta, 201);
       },
     }),
     route({
       method: 'PUT',
       path: `${base}/records/:child`,
+      schema: (components) => describeChildUpdate(controller, components),
       handler: async (req, ctx) => {
-        const answer = await updateChild(controller, paramsOf(req), req.body, ctx);
+        mustAllow(relationOf(controller, req.params.name), 'update');
+        const child = childParam(req);
+        const input = { ...relationRef(req, ctx), ...childKey(req, ctx), child, data: objectBody(req.body, ctx) };
+        const answer = await updateChild(controller, input, ctx);
         return ok(answer.data, answer.meta);
       },
     }),
     route({
       method: 'PUT',
       path: `${base}/pivot/:child`,
-      handler: async (req, ctx) => ok((await updatePivot(controller, paramsOf(req), req.body, ctx)).data),
+      schema: (components) => describePivotUpdate(controller, components),
+      handler: async (req, ctx) => {
+        const ref = relationRef(req, ctx);
+        mustHavePivot(resolveRelation(controller, ref, 'write', ctx));
+        const input = { ...ref, child: childParam(req), values: objectBody(req.body, ctx) };
+        return ok((await updatePivot(controller, input, ctx)).data);
+      },
     }),
   );
   // Uploads into a child's form (docs/files.md, "Child forms"): held under `X-Child-Session-Key` until the child's save.
@@ -127,10 +167,19 @@ export function relationRoutes(controller: ResolvedController, controllerRoute: 
       route({
         method: 'POST',
         path: `${base}/records/:child/files/:field`,
+        schema: (components) => describeChildUpload(controller, components, Math.max(...uploads)),
         body: 'multipart',
         upload: { field: FILE_UPLOAD_FIELD, maxBytes: Math.max(...uploads) },
-        handler: (req, ctx) =>
-          uploadChildFile(controller, { ...paramsOf(req), field: req.params.field, uploadId: req.headers['x-upload-id'] }, req, ctx),
+        handler: async (req, ctx) => {
+          const ref = relationRef(req, ctx);
+          const child = childParam(req, true);
+          const { childSessionKey } = childKey(req, ctx);
+          if (childSessionKey === undefined) throw Validation({ 'X-Child-Session-Key': [ctx.t('backend::validation.required')] });
+          const uploadId = req.headers['x-upload-id'];
+          checkUploadId(uploadId, ctx);
+          const input = { ...ref, child, field: req.params.field ?? '', childSessionKey, file: multipartFile(req, ctx) };
+          return ok(await uploadChildFile(controller, { ...input, ...(uploadId === undefined ? {} : { uploadId }) }, ctx), {}, 201);
+        },
       }),
     );
   }

@@ -9,6 +9,7 @@ import { isPlainObject } from '../../validation/values.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import { conditionSql, type SqlPart } from '../list/sql.ts';
+import { quoteIdent } from '../../database/sql.ts';
 
 /** The most nodes one reorder may send (docs/reorder.md, "Saving an order"). */
 export const MAX_REORDER_NODES = 10_000;
@@ -18,8 +19,6 @@ export interface ReorderNode {
   label: string;
   parent_id: number | null;
 }
-
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function reorderOf(controller: ResolvedController): ResolvedReorder {
   if (!controller.reorder) throw NotFound();
@@ -48,10 +47,10 @@ interface Row {
 async function readSet(controller: ResolvedController, ctx: OperationContext, em: EntityManager, lock: boolean): Promise<Row[]> {
   const reorder = reorderOf(controller);
   const where = await scopedSql(controller, ctx, em);
-  const parent = reorder.parentColumn ? `e.${q(reorder.parentColumn)}` : 'null';
+  const parent = reorder.parentColumn ? `e.${quoteIdent(reorder.parentColumn)}` : 'null';
   const rows = await em.execute<Row[]>(
-    `select e."id", e.${q(reorder.labelColumn)} as label, ${parent} as parent_id from ${q(controller.meta.tableName)} e
-     where ${where.sql} order by e.${q(reorder.sortColumn)}, e."id" ${lock ? 'for update of e' : ''}`,
+    `select e."id", e.${quoteIdent(reorder.labelColumn)} as label, ${parent} as parent_id from ${quoteIdent(controller.meta.tableName)} e
+     where ${where.sql} order by e.${quoteIdent(reorder.sortColumn)}, e."id" ${lock ? 'for update of e' : ''}`,
     where.params,
   );
   return rows.map((row) => ({ id: Number(row.id), label: row.label, parent_id: row.parent_id == null ? null : Number(row.parent_id) }));
@@ -108,8 +107,16 @@ const metaOf = (reorder: ResolvedReorder, ctx: OperationContext, total: number) 
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID;
 
-/** The body `{nodes: [{id, parent_id}]}`, checked key by key (docs/reorder.md, "Saving an order"). */
-function parseNodes(body: unknown, ctx: OperationContext): Array<{ id: number; parent_id: number | null }> {
+/** What `saveOrder` takes: the whole scoped set in the new order (docs/reorder.md, "Saving an order"). */
+export interface ReorderInput {
+  nodes: Array<{ id: number; parent_id?: number | null }>;
+}
+
+/**
+ * The input `{nodes: [{id, parent_id}]}`, checked key by key whether it came over HTTP (the route
+ * passes the JSON body on) or from code: the details keep the reorder's keys (`nodes.0.id`).
+ */
+function checkNodes(body: ReorderInput, ctx: OperationContext): Array<{ id: number; parent_id: number | null }> {
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
   const details: Record<string, string[]> = {};
   const fail = (key: string, message: string) => {
@@ -117,7 +124,7 @@ function parseNodes(body: unknown, ctx: OperationContext): Array<{ id: number; p
     details[key]!.push(message);
   };
   for (const key of Object.keys(body)) if (key !== 'nodes') fail(key, ctx.t('backend::validation.unknown_key'));
-  const nodes = body.nodes;
+  const nodes: unknown = body.nodes;
   if (!Array.isArray(nodes)) fail('nodes', ctx.t(nodes === undefined ? 'backend::validation.required' : 'backend::validation.array'));
   else if (nodes.length > MAX_REORDER_NODES) fail('nodes', ctx.t('backend::reorder.too_many', { max: MAX_REORDER_NODES }));
   else {
@@ -192,9 +199,9 @@ function checkTree(nodes: Array<{ id: number; parent_id: number | null }>, reord
  * locked, compared with the submitted one (any difference: 409 `reorder_stale`), checked, and
  * written with one set-based UPDATE; model hooks do not run. Answers the new order.
  */
-export async function saveOrder(controller: ResolvedController, body: unknown, ctx: OperationContext) {
+export async function saveOrder(controller: ResolvedController, input: ReorderInput, ctx: OperationContext) {
   const reorder = reorderOf(controller);
-  const nodes = parseNodes(body, ctx);
+  const nodes = checkNodes(input, ctx);
   return ctx.transaction(async (em) => {
     const current = await readSet(controller, ctx, em, true);
     // Each id once (422), then the same set as stored (409), then a tree that holds (422).
@@ -209,7 +216,7 @@ export async function saveOrder(controller: ResolvedController, body: unknown, c
       const values = nodes.map(() => (parent ? '(?::int, ?::int, ?::int)' : '(?::int, ?::int)')).join(', ');
       const params = nodes.flatMap((node, position) => (parent ? [node.id, position, node.parent_id] : [node.id, position]));
       await em.execute(
-        `update ${q(controller.meta.tableName)} t set ${q(reorder.sortColumn)} = v.position${parent ? `, ${q(parent)} = v.parent` : ''}
+        `update ${quoteIdent(controller.meta.tableName)} t set ${quoteIdent(reorder.sortColumn)} = v.position${parent ? `, ${quoteIdent(parent)} = v.parent` : ''}
          from (values ${values}) v(id, position${parent ? ', parent' : ''}) where t."id" = v.id`,
         params,
       );

@@ -147,6 +147,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
       if (field.element !== undefined && field.element !== definition.element) {
         throw configError(
           ctx,
+          'field_option_invalid',
           'element',
           `the ${alias} type renders "${definition.element}"`,
           'Remove `element`: the plugin field type decides it.',
@@ -155,6 +156,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
       if (field.translatable !== undefined && field.translatable !== translatable) {
         throw configError(
           ctx,
+          'field_option_invalid',
           'translatable',
           `the ${alias} type is ${translatable ? '' : 'not '}translatable`,
           'Remove `translatable`: the plugin field type decides it.',
@@ -163,6 +165,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
       if (translatable && field.default !== undefined) {
         throw configError(
           ctx,
+          'field_option_invalid',
           'default',
           `a ${alias} field is an object of locale to value and takes no scalar default`,
           'Remove `default`.',
@@ -174,6 +177,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
         if (!option)
           throw configError(
             ctx,
+            'field_key_unknown',
             `typeOptions.${key}`,
             `the ${alias} type has no option "${key}"`,
             known.length ? `Use one of ${known.join(', ')}.` : `The ${alias} type takes no options; remove \`typeOptions\`.`,
@@ -181,6 +185,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
         if (!isJsonValue(value))
           throw configError(
             ctx,
+            'field_option_invalid',
             `typeOptions.${key}`,
             'must be plain JSON data (it is served in the form schema)',
             'Use strings, numbers, booleans, null, arrays and plain objects.',
@@ -189,6 +194,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
         if (verdict !== true) {
           throw configError(
             ctx,
+            'field_option_invalid',
             `typeOptions.${key}`,
             typeof verdict === 'string' && verdict ? verdict : `${JSON.stringify(value)} is not a valid value`,
             option.hint ?? `See the ${alias} type's documentation.`,
@@ -200,6 +206,7 @@ export function toFieldType({ alias, plugin, vendor, pluginName, definition }: M
       if (column && allowed && !allowed.includes(column)) {
         throw configError(
           ctx,
+          'field_column_mismatch',
           undefined,
           `a ${alias} field is stored in a ${allowed.join(' or ')} column, but "${ctx.property!.name}" is a ${column} column`,
           translatable

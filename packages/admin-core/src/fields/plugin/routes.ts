@@ -3,6 +3,9 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
 import type { RouteDefinition } from '../../http/types.ts';
 import { pluginFieldTypeOf, type PluginFieldType } from './field-type.ts';
+import { arrayOf } from '../../schema/json.ts';
+import { ok as described } from '../../schema/route.ts';
+import { ref } from '../../schema/types.ts';
 
 /** ControllerAssets, a FormView's `assets` (docs/field-types.md, "Client files"): script and style URLs. */
 export interface ControllerAssets {
@@ -43,6 +46,11 @@ export const fieldTypeRoutes: RouteDefinition[] = [
     handler: (_req, ctx) => {
       const types = [...ctx.services.registry.fieldTypes.values()].flatMap((type) => pluginFieldTypeOf(type) ?? []);
       return ok(types.map((type) => describeFieldType(type, ctx.services)));
+    },
+    schema: {
+      id: 'fieldTypes',
+      summary: 'The plugin field types',
+      success: described('Each type with its client files.', arrayOf(ref('FieldTypeInfo'))),
     },
   },
 ];

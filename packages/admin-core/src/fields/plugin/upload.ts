@@ -2,10 +2,12 @@ import { extname } from 'node:path';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import { refusalCode, Validation } from '../../errors/index.ts';
-import { ok } from '../../http/envelope.ts';
-import { parseId } from '../../http/params.ts';
+import { ok as answered } from '../../http/envelope.ts';
+import { anyValue } from '../../schema/json.ts';
+import { idParam, multipartBody, ok, type RouteSchema } from '../../schema/route.ts';
 import type { AdminResponse, AuthedRequest, ControllerRoute, RouteDefinition } from '../../http/types.ts';
-import { inContext, loadRecord } from '../../behaviors/form/record.ts';
+import { loadRecord } from '../../behaviors/form/record.ts';
+import { inContext } from '../context.ts';
 import { isPlainObject } from '../../validation/values.ts';
 import { asFieldError, pluginFieldTypeOf, PluginFieldTypeFailure, type PluginFieldType } from './field-type.ts';
 import { isJsonValue } from './json.ts';
@@ -40,10 +42,26 @@ export function fieldUploadRoutes(controller: ResolvedController, route: Control
         body: 'multipart',
         upload: { field: PLUGIN_UPLOAD_FIELD, maxBytes: type.upload.maxBytes },
         handler: (req, ctx) => uploadToField(controller, field, type, req, ctx),
+        schema: describeUpload(controller, field.name, type),
       }),
     );
   }
   return routes;
+}
+
+/** The route's description (docs/openapi.md, "Operations"): the type's upload handler answers any JSON value. */
+function describeUpload(controller: ResolvedController, fieldName: string, type: PluginFieldType): RouteSchema {
+  const upload = type.upload!;
+  const accept = upload.accept ? ` Extensions: ${upload.accept.join(', ')}.` : '';
+  return {
+    id: `${controller.address.replace(/\//g, '.')}.upload.${fieldName}`,
+    summary: `Upload a file to the ${fieldName} field of ${controller.address}`,
+    parameters: [idParam()],
+    body: multipartBody(PLUGIN_UPLOAD_FIELD, upload.maxBytes, `One file under \`${PLUGIN_UPLOAD_FIELD}\`.${accept}`),
+    success: ok('What the field type\u2019s upload handler answered.', anyValue('Any JSON value.')),
+    // A handler that runs its image work through `imageWork` answers 429 when the queue is full (docs/files.md, "Image work").
+    errors: [404, 429],
+  };
 }
 
 async function uploadToField(
@@ -55,7 +73,8 @@ async function uploadToField(
 ): Promise<AdminResponse> {
   const upload = type.upload!;
   const t = (key: string, params: Record<string, string | number> = {}) => ctx.t(key, params);
-  const id = parseId(req.params.id);
+  // The path's id was checked against the route's description.
+  const id = Number(req.params.id);
   // Form fields beside the file have no meaning here; name each one.
   const extra = isPlainObject(req.body) ? Object.keys(req.body) : [];
   if (extra.length) throw Validation(Object.fromEntries(extra.map((key) => [key, [t('backend::validation.unknown_key')]])));
@@ -105,5 +124,5 @@ async function uploadToField(
       await ctx.services.blobs.discard(recorded.written);
       throw error;
     });
-  return ok(result);
+  return answered(result);
 }

@@ -1,0 +1,12 @@
+import type { Behavior } from '../behavior.ts';
+import { checkActions } from './check.ts';
+import { actionRoutes } from './routes.ts';
+import { actionStrings } from './strings.ts';
+
+/** Record, bulk, toolbar and widget actions (docs/actions.md). */
+export const actionsBehavior: Behavior = {
+  name: 'actions',
+  strings: actionStrings,
+  check: (at, config, ctx) => checkActions(at, config, ctx.permissionCodes),
+  routes: actionRoutes,
+};
