@@ -91,6 +91,11 @@ function messageOf(error: ErrorObject, t: Translate): string {
   }
 }
 
+/** An override by own key only: a body key named `toString` must not find `Object.prototype`'s. */
+function ownString(messages: MessageOverrides | undefined, key: string): string | undefined {
+  return messages !== undefined && Object.hasOwn(messages, key) ? messages[key] : undefined;
+}
+
 /** Ajv's errors as `details`: the first message of each key (a wrong type says only that), in the route's overrides' words. */
 export function detailsOf(
   errors: readonly ErrorObject[],
@@ -112,7 +117,7 @@ export function detailsOf(
     const inner = detailKey(error.instancePath, extra);
     const key = prefix === undefined ? inner || 'body' : inner ? `${prefix}.${inner}` : prefix;
     if (Object.hasOwn(details, key)) continue;
-    const override = messages?.[`${key}:${error.keyword}`] ?? messages?.[key];
+    const override = ownString(messages, `${key}:${error.keyword}`) ?? ownString(messages, key);
     // Own keys only: a body key named `__proto__` is a detail like any other (docs/errors.md).
     Object.defineProperty(details, key, {
       value: [override ? t(override) : messageOf(error, t)],

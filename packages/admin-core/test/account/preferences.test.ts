@@ -78,6 +78,11 @@ describe('account preferences', () => {
     expect(unknown.status).toBe(422);
     expect(Object.keys(unknown.body.error.details)).toEqual(['dashboard_widgets']);
 
+    // A key named like an Object.prototype member is an unknown key, not a lookup of that member.
+    const inherited = await t.http.put(`${API}/account/preferences`).set(auth()).send({ toString: 1, constructor: 2 });
+    expect(inherited.status).toBe(422);
+    expect(inherited.body.error.details).toEqual({ toString: [expect.any(String)], constructor: [expect.any(String)] });
+
     const typed = await t.http.put(`${API}/account/preferences`).set(auth()).send({ admin_theme: 1 });
     expect(typed.status).toBe(422);
     expect(typed.body.error.details).toHaveProperty('admin_theme');
