@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { PartialNode } from '@cms/admin-core';
 
 /** The documented allowlists (docs/partials.md), written out here so that a change to the code must also change the test. */
-export const DOC_TAGS = new Set([
+const DOC_TAGS = new Set([
   'div',
   'span',
   'p',
@@ -56,7 +56,7 @@ export const DOC_TAGS = new Set([
   'td',
 ]);
 const GLOBAL_ATTRS = ['class', 'title', 'lang', 'dir'];
-export const DOC_ATTRS: Record<string, string[]> = {
+const DOC_ATTRS: Record<string, string[]> = {
   a: ['href'],
   img: ['src', 'alt', 'width', 'height'],
   td: ['colspan', 'rowspan'],
@@ -72,7 +72,7 @@ export const DOC_ATTRS: Record<string, string[]> = {
  * spaces trimmed, tabs and newlines removed, then `scheme ":"`), in lower case; undefined for a
  * relative URL.
  */
-export function schemeOf(url: string): string | undefined {
+function schemeOf(url: string): string | undefined {
   const probe = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
   const match = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(probe);
   return match ? match[1]!.toLowerCase() : undefined;

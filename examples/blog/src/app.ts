@@ -127,7 +127,7 @@ async function stop(running: HostServer, admin: KoaAdmin): Promise<void> {
 const urlHost = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 /** The one line the app logs when it is ready. The generated password appears in it only once. */
-export function readyLine(url: string, seed: SeedResult): string {
+function readyLine(url: string, seed: SeedResult): string {
   if (seed.generatedPassword) {
     return `Admin ready at ${url} - sign in as "${seed.login}" with password "${seed.generatedPassword}" (generated now and shown only this once)`;
   }

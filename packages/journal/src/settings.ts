@@ -160,7 +160,7 @@ export const journalSettings = journalSettingsFor(PUBLIC_ADDRESSES_ONLY);
  * http(s) URL whose host (an IP literal, or every address its name resolves to) the policy allows.
  * Answers the refusal's string key. Requests check the resolved address again.
  */
-export async function typesenseUrlRefusal(value: unknown, policy: AddressPolicy): Promise<string | undefined> {
+async function typesenseUrlRefusal(value: unknown, policy: AddressPolicy): Promise<string | undefined> {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   let url: URL;
   try {

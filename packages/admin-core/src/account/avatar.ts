@@ -21,7 +21,7 @@ import { recordAudit } from '../audit/record.ts';
 /** The avatar size limit: 2 MiB; exactly 2 MiB is accepted. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_UPLOAD_FIELD = 'file_data';
-export const AVATAR_THUMB_SIZE = 250;
+const AVATAR_THUMB_SIZE = 250;
 
 interface AvatarImage {
   data: Buffer;

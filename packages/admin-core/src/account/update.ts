@@ -10,8 +10,8 @@ import { loadAvatar, loadPrincipalAdmin, toProfile } from './profile.ts';
 import { accountChanges } from '../audit/changes.ts';
 import { recordAudit } from '../audit/record.ts';
 
-export const EMAIL_MIN_LENGTH = 6;
-export const EMAIL_MAX_LENGTH = 255;
+const EMAIL_MIN_LENGTH = 6;
+const EMAIL_MAX_LENGTH = 255;
 /** Long enough for any passphrase, short enough that hashing it is no denial of service. */
 const PASSWORD_MAX_LENGTH = 1024;
 

@@ -25,9 +25,9 @@ export const ASSET_KEY_MAX_SEGMENTS = 4;
  * script or style sheet by `<script src>` or `<link>` (a CSP header only governs the document or
  * worker it is served with).
  */
-export const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 /** SVG may carry script: the same policy blocks it, and keeps inline styles (icons use them). */
-export const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 
 export interface AssetKind {
   contentType: string;

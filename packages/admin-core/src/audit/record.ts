@@ -22,7 +22,7 @@ export const AUDIT_ACTIONS = [
   'login',
   'login_failed',
 ] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Where a row comes from: the request's id and client address, and its principal when signed in. */
 export interface AuditSource {

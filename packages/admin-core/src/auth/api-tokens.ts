@@ -20,7 +20,7 @@ export interface CreatedApiToken extends ApiTokenSummary {
  * How much of the token is kept in clear to tell tokens apart: `cms_pat_` plus 8 characters of
  * the random part (48 of its 256 bits), which fits the column and leaves the rest secret.
  */
-export const TOKEN_PREFIX_LENGTH = 16;
+const TOKEN_PREFIX_LENGTH = 16;
 
 const COLUMNS = 'id, name, token_prefix, created_at, expires_at, last_used_at';
 

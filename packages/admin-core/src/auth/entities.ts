@@ -19,7 +19,6 @@ export const Role = defineEntity({
       .onUpdate(() => new Date()),
   },
 });
-export type IRole = InferEntity<typeof Role>;
 
 /** Free-form admin metadata; `admin_theme` and `admin_locale` are the served preferences. */
 export type AdminMetadata = Record<string, unknown> & { admin_theme?: string; admin_locale?: string };
@@ -53,7 +52,7 @@ export const Admin = defineEntity({
 export type IAdmin = InferEntity<typeof Admin>;
 
 /** A signed-in session. Tokens name their session; revoking the row revokes every copy of the token. */
-export const Session = defineEntity({
+const Session = defineEntity({
   name: 'Session',
   tableName: 'cms_sessions',
   properties: {
@@ -69,7 +68,7 @@ export const Session = defineEntity({
 });
 
 /** A personal API token: only its SHA-256 hash is stored. */
-export const ApiToken = defineEntity({
+const ApiToken = defineEntity({
   name: 'ApiToken',
   tableName: 'cms_api_tokens',
   properties: {

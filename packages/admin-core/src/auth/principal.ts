@@ -1,6 +1,6 @@
 import type { AdminMetadata, PermissionMap } from './entities.ts';
 
-export interface PrincipalRole {
+interface PrincipalRole {
   id: number;
   code: string;
   name: string;

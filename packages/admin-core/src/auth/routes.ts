@@ -30,7 +30,7 @@ const sessionCookie = (issued: IssuedToken): CookieInstruction => ({
 const expiredCookie: CookieInstruction = { name: SESSION_COOKIE, value: null };
 
 /** AdminLoginData: the token in the body on Bearer transport, in the cookie otherwise. */
-export function loginAnswer(issued: IssuedToken, transport: 'bearer' | 'cookie'): AdminResponse {
+function loginAnswer(issued: IssuedToken, transport: 'bearer' | 'cookie'): AdminResponse {
   if (transport === 'cookie') {
     return { ...ok({ token_type: 'cookie', expires_in: issued.expiresIn }), cookies: [sessionCookie(issued)] };
   }

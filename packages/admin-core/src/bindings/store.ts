@@ -47,7 +47,7 @@ export async function lockOwner(em: EntityManager, owner: BindingOwner): Promise
 }
 
 /** The name the owner's lock is taken on; the sweep takes several owners' locks in the order of these names. */
-export const ownerLockName = (owner: BindingOwner): string =>
+const ownerLockName = (owner: BindingOwner): string =>
   `cms_bindings|${owner.adminId}|${owner.controller}|${owner.parentId}|${owner.sessionKey}`;
 
 /** How many rows of `kind` the owner holds, over all its fields (the caps of docs/relations.md, "Limits"). */

@@ -12,7 +12,7 @@ export interface ResolvedColumn {
   labelProperty?: string;
 }
 
-export const LIST_KEYS = [
+const LIST_KEYS = [
   'title',
   'columns',
   'defaultSort',
@@ -265,7 +265,7 @@ function checkActions(at: At, list: ListConfig): void {
 }
 
 /** The page sizes a list offers when it declares none (docs/controllers.md, "ListConfig"). */
-export const DEFAULT_PER_PAGE_OPTIONS: readonly number[] = Object.freeze([20, 50, 100]);
+const DEFAULT_PER_PAGE_OPTIONS: readonly number[] = Object.freeze([20, 50, 100]);
 
 const isPageSize = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 1 && (n as number) <= 500;
 

@@ -82,7 +82,7 @@ const scopeProblem = (place: ScopePlace, name: string, meta: EntityMetadata) =>
  * opaque 500, the log gets this message, which names plugin, controller and property), raised
  * before MikroORM or PostgreSQL fail on it with a message that names neither.
  */
-export class ScopeConditionError extends Error {
+class ScopeConditionError extends Error {
   constructor(place: ScopePlace, name: string, meta: EntityMetadata) {
     super(scopeProblem(place, name, meta));
     this.name = 'ScopeConditionError';

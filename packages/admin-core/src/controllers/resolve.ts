@@ -25,7 +25,7 @@ export interface ResolvedField {
 }
 
 /** A controller's configuration as the engine runs it: each scope a function whose conditions are checked. */
-export type ResolvedControllerConfig = Omit<ControllerConfig, 'scopes'> & { scopes?: { list?: Scope; form?: Scope } };
+type ResolvedControllerConfig = Omit<ControllerConfig, 'scopes'> & { scopes?: { list?: Scope; form?: Scope } };
 
 export interface ResolvedController {
   address: string;

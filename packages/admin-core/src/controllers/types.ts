@@ -15,7 +15,7 @@ export type EntityKey<E> = unknown extends E ? string : Extract<keyof E, string>
  * The entity a relation property points at (`Collection<T>`, `Ref<T>` or `T` itself); `any` for
  * a scalar, so keys of the related entity are only checked where the property is a relation.
  */
-export type RelatedEntity<V> =
+type RelatedEntity<V> =
   NonNullable<V> extends Collection<infer T, any>
     ? T
     : NonNullable<V> extends Reference<infer T>
@@ -91,7 +91,7 @@ export type ListFilterConfig<E = any> = {
 };
 
 /** A list's columns: keyed by entity property (docs/controllers.md, "Columns"). */
-export type ListColumns<E = any> = unknown extends E
+type ListColumns<E = any> = unknown extends E
   ? Record<string, ListColumnConfig>
   : { [K in EntityKey<E>]?: ListColumnConfig<E, K extends keyof E ? RelatedEntity<E[K]> : any> };
 
@@ -131,7 +131,7 @@ export type Scalar = string | number | boolean | null;
  * The keys every field may have, whatever its type (`GENERAL_FIELD_KEYS` in fields/config.ts;
  * docs/controllers.md, "FieldConfig").
  */
-export interface FieldConfigBase {
+interface FieldConfigBase {
   label?: string;
   comment?: string;
   tab?: string;
@@ -157,7 +157,7 @@ export interface FieldConfigBase {
 }
 
 /** `preset` of text and mltext fields: the value follows another field (as a slug, or as is). */
-export interface FieldPreset {
+interface FieldPreset {
   field: string;
   type: 'slug' | 'exact';
 }
@@ -169,7 +169,7 @@ type NoOwnKeys = Record<never, never>;
  * The keys each built-in field type reads beyond the general ones: the `keys` of its module in
  * fields/ (docs/field-types.md). A key of another type is a compile error on that key.
  */
-export interface BuiltinFieldKeys {
+interface BuiltinFieldKeys {
   text: { preset?: FieldPreset };
   mltext: { preset?: FieldPreset };
   textarea: NoOwnKeys;
@@ -241,14 +241,14 @@ type OwnFieldValue<K extends PropertyKey> =
   | (K extends keyof PluginFieldKeys ? PluginFieldKeys[K] : never);
 
 /** The keys of a plugin field type (`PLUGIN_FIELD_KEYS` in fields/config.ts; docs/field-types.md, "Plugin field types"). */
-export interface PluginFieldKeys {
+interface PluginFieldKeys {
   /** The options the plugin field type declares, checked at start-up. */
   typeOptions?: Record<string, unknown>;
   element?: string;
   translatable?: boolean;
 }
 
-export type BuiltinFieldTypeName = keyof BuiltinFieldKeys;
+type BuiltinFieldTypeName = keyof BuiltinFieldKeys;
 
 type OwnFieldKey = { [N in BuiltinFieldTypeName]: keyof BuiltinFieldKeys[N] }[BuiltinFieldTypeName] | keyof PluginFieldKeys;
 
@@ -263,7 +263,7 @@ type OtherFieldKeys<Own> = {
 type FieldVariant<N extends string, Own> = { type: N } & FieldConfigBase & Own & OtherFieldKeys<Own>;
 
 /** A built-in field type's config: the general keys and its own. */
-export type BuiltinFieldConfig<N extends BuiltinFieldTypeName = BuiltinFieldTypeName> = {
+type BuiltinFieldConfig<N extends BuiltinFieldTypeName = BuiltinFieldTypeName> = {
   [T in N]: FieldVariant<T, BuiltinFieldKeys[T]>;
 }[N];
 
@@ -271,7 +271,7 @@ export type BuiltinFieldConfig<N extends BuiltinFieldTypeName = BuiltinFieldType
  * A field of a plugin field type (any other `type`: `color`, the core's `switch` and `checkbox`):
  * the general keys, `typeOptions`, `element` and `translatable`.
  */
-export type PluginFieldConfig = FieldVariant<string, PluginFieldKeys>;
+type PluginFieldConfig = FieldVariant<string, PluginFieldKeys>;
 
 /**
  * A form field as the plugin author declares it: a union discriminated by `type`, so each type
@@ -295,7 +295,7 @@ export interface FieldWriteRule {
  * A form's fields by name. A field named after a relation property of the entity has its
  * `nameFrom` checked against the related entity's properties (docs/controllers.md, "Typed keys").
  */
-export type FormFields<E = any> = unknown extends E
+type FormFields<E = any> = unknown extends E
   ? Record<string, FieldConfig>
   : Record<string, FieldConfig> & { [K in EntityKey<E>]?: FieldConfig & RelatedNameFrom<K extends keyof E ? RelatedEntity<E[K]> : any> };
 
@@ -390,7 +390,7 @@ export interface ReorderConfig<E = any> {
 export type RelationButton = 'create' | 'update' | 'delete' | 'link' | 'unlink';
 
 /** The columns of a relation panel's list: columns of the related entity, as a controller list declares them. */
-export interface RelationListConfig<R = any> {
+interface RelationListConfig<R = any> {
   columns: ListColumns<R>;
   defaultSort?: { column: EntityKey<R>; direction: 'asc' | 'desc' };
   recordsPerPage?: number;
@@ -430,7 +430,7 @@ export const RELATION_MESSAGE_KEYS = [
   'updateTitle',
   'updated',
 ] as const;
-export type RelationMessageKey = (typeof RELATION_MESSAGE_KEYS)[number];
+type RelationMessageKey = (typeof RELATION_MESSAGE_KEYS)[number];
 
 /**
  * A hasMany or belongsToMany relation of the controller's entity, managed by a `relation-manager`

@@ -95,7 +95,7 @@ export const ROWS_CHANNEL = 'cms_rows';
 /** The trigger function of `writeNotifications`, shared by every table. */
 export const ROWS_NOTIFY_FUNCTION = 'cms_rows_notify';
 /** The name of the trigger `writeNotifications` gives `table`. */
-export const writeTriggerName = (table: string) => indexName(table, 'rows', 'notify');
+const writeTriggerName = (table: string) => indexName(table, 'rows', 'notify');
 
 /**
  * A statement-level trigger that notifies `cms_rows` with the table's name after every insert,

@@ -14,7 +14,7 @@ import {
   type PluginErrorCode,
 } from './codes.ts';
 
-export { STATUS_BY_KIND, type ErrorKind } from './codes.ts';
+export type { ErrorKind } from './codes.ts';
 
 export type ErrorDetails = Record<string, string[]>;
 

@@ -47,7 +47,7 @@ export function containsNul(value: unknown, depth = 0): boolean {
 }
 
 /** The most characters a `varchar(n)` or `char(n)` column holds; undefined for unbounded text. */
-export function maxLengthOf(ctx: { property?: PropertyInfo }): number | undefined {
+function maxLengthOf(ctx: { property?: PropertyInfo }): number | undefined {
   const match = /^(?:varchar|character varying|char|character|nvarchar)\s*\(\s*(\d+)\s*\)$/i.exec(
     ctx.property?.columnTypes[0]?.trim() ?? '',
   );

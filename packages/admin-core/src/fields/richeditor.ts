@@ -5,16 +5,16 @@ import { string } from '../schema/json.ts';
 import { storedText } from './schemas.ts';
 
 /** The most a richeditor or markdown value may hold without `maxBytes`, in UTF-8 bytes (docs/field-types.md). */
-export const MARKUP_FIELD_MAX_BYTES = 512 * 1024;
+const MARKUP_FIELD_MAX_BYTES = 512 * 1024;
 /** The largest `maxBytes` a field may declare: a JSON body is at most 1 MiB anyway. */
-export const MARKUP_FIELD_MAX_BYTES_LIMIT = 1024 * 1024;
+const MARKUP_FIELD_MAX_BYTES_LIMIT = 1024 * 1024;
 
 /** `512 KiB`, `1 MiB`, `100 bytes`: the limit as the message says it. */
 const formatSize = (bytes: number) =>
   bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
 /** Tells the admin that the saved value differs from what was sent, naming the field by its label. */
-export function noticeSanitized(field: FieldConfig, ctx: FieldDecodeContext): void {
+function noticeSanitized(field: FieldConfig, ctx: FieldDecodeContext): void {
   const name = field.label ? ctx.strings.t(ctx.locale, field.label) : ctx.field;
   ctx.notice(ctx.strings.t(ctx.locale, 'backend::fields.sanitized', { field: name }));
 }

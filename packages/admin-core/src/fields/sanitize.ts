@@ -7,5 +7,5 @@
 export { CONTENT_DROPPING_ELEMENTS, SANITIZE_CONFIG } from './markup/policy.ts';
 export { MarkupLimitError, sanitizeHtml as sanitizeRichText } from './markup/html.ts';
 export { sanitizeMarkdown } from './markup/markdown.ts';
-export { runMarkupJob, type MarkupJob, type MarkupResult } from './markup/jobs.ts';
+export { runMarkupJob, type MarkupJob } from './markup/jobs.ts';
 export { sanitizeMarkup } from './markup/pool.ts';

@@ -40,7 +40,7 @@ export const isNullable = (property: Property): boolean => property?.nullable ==
 export const inputMayBeNull = (field: FieldValueSource): boolean => isNullable(field.property) || !field.property;
 
 /** The longest text a `varchar(n)` column holds. */
-export const maxLengthSchema = (property: Property): Schema => {
+const maxLengthSchema = (property: Property): Schema => {
   const match = /^(?:varchar|character varying|char|character)\s*\(\s*(\d+)\s*\)$/i.exec(property?.columnTypes?.[0]?.trim() ?? '');
   return match ? { maxLength: Number(match[1]) } : {};
 };

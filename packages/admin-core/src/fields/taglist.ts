@@ -5,7 +5,7 @@ import { arrayOf, string } from '../schema/json.ts';
 
 const NAMED_SEPARATORS: Record<string, string> = { comma: ',', space: ' ' };
 /** `separator` is `comma`, `space` or the literal separator; default a comma. */
-export const separatorOf = (field: FieldConfig): string => (field.separator ? (NAMED_SEPARATORS[field.separator] ?? field.separator) : ',');
+const separatorOf = (field: FieldConfig): string => (field.separator ? (NAMED_SEPARATORS[field.separator] ?? field.separator) : ',');
 const stringMode = (field: FieldConfig) => field.mode === 'string';
 
 const ARRAY_COLUMNS = ['json', 'jsonb', 'text[]', 'varchar[]', 'character varying[]'];
@@ -19,7 +19,7 @@ const refuse = (field: FieldConfig, messageKey?: string, params: Record<string, 
   );
 
 /** Trims, drops empty tags, and keeps the first of equal tags (case-sensitive: "API" and "api" differ). */
-export function cleanTags(tags: readonly string[]): string[] {
+function cleanTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   for (const tag of tags) {
     const trimmed = tag.trim();

@@ -14,7 +14,7 @@ import { FieldError, type FieldType } from './types.ts';
 export const CORE_FIELD_TYPE_NAMES: readonly string[] = Object.freeze(['switch', 'checkbox']);
 
 /** The backend plugin's asset that defines `<cms-switch>` and `<cms-checkbox>`. */
-export const YES_NO_SCRIPT = 'yes-no.js';
+const YES_NO_SCRIPT = 'yes-no.js';
 
 /**
  * Strict: only the JSON booleans `true` and `false`. `1`, `0`, `"true"`, `"yes"` and `"on"` are

@@ -52,7 +52,7 @@ type Body = Pick<AdminRequest, 'body' | 'files'>;
 const NO_BODY: Body = { body: undefined, files: [] };
 
 /** A media type `type/subtype`, lower case, without parameters; undefined when absent or invalid. */
-export function mediaType(header: string | undefined): string | undefined {
+function mediaType(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const type = header
     .split(';', 1)[0]!

@@ -84,7 +84,7 @@ interface RouteBase {
 }
 
 /** A route anyone may call. */
-export interface PublicRoute extends RouteBase {
+interface PublicRoute extends RouteBase {
   auth: 'public';
   handler: PublicRouteHandler;
 }

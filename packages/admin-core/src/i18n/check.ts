@@ -9,7 +9,7 @@ import type { StringTable } from './strings.ts';
  */
 
 /** What the check needs of a plugin: its code and the definition it walks. */
-export interface StringCheckPlugin {
+interface StringCheckPlugin {
   code: string;
   definition: object;
   strings?: StringTable;

@@ -2,7 +2,7 @@
  * String bundles: message key to plural forms. A message is either a plain string (served as
  * `{other}`) or an object of CLDR plural categories. Placeholders are `{name}`.
  */
-export type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
 export type Message = string | (Partial<Record<PluralCategory, string>> & { other: string });
 export type Messages = Record<string, Message>;
 /** Locale to messages, as a plugin or the core declares them. */
@@ -17,7 +17,7 @@ export const mergeStringTables = (...tables: StringTable[]): StringTable => {
   return merged;
 };
 
-export const toPluralForms = (message: Message): PluralForms => (typeof message === 'string' ? { other: message } : { ...message });
+const toPluralForms = (message: Message): PluralForms => (typeof message === 'string' ? { other: message } : { ...message });
 
 export class Strings {
   readonly #byLocale = new Map<string, Map<string, PluralForms>>();

@@ -10,7 +10,7 @@ export const MARKDOWN_PREVIEW_MAX_INPUT_BYTES = 256 * 1024;
 export const MARKDOWN_PREVIEW_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /** Why a preview is refused: too much source, too much HTML, or markup past the sanitizer's limits. */
-export type MarkdownRefusal = 'input_too_large' | 'output_too_large' | 'too_complex';
+type MarkdownRefusal = 'input_too_large' | 'output_too_large' | 'too_complex';
 type Preview = { html: string } | { refused: MarkdownRefusal };
 
 const tooLarge = (source: string) => Buffer.byteLength(source, 'utf8') > MARKDOWN_PREVIEW_MAX_INPUT_BYTES;

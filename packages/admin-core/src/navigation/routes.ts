@@ -10,7 +10,7 @@ import { ref } from '../schema/types.ts';
 /** Where an entry without `order` sits: after the usual plugin entries, before system ones. */
 const DEFAULT_ORDER = 500;
 
-export interface NavigationEntry {
+interface NavigationEntry {
   code: string;
   controller: string;
   icon: string;
@@ -31,7 +31,7 @@ const mayOpen = (ctx: OperationContext, address: string): boolean => {
  * a group whose own controller is closed to the principal opens its first visible item instead
  * (an editor of categories only still finds the journal).
  */
-export function buildNavigation(entries: readonly NavigationDefinition[], ctx: OperationContext): NavigationEntry[] {
+function buildNavigation(entries: readonly NavigationDefinition[], ctx: OperationContext): NavigationEntry[] {
   const result: NavigationEntry[] = [];
   for (const entry of entries) {
     if (entry.permissions?.length && !hasPermissions(ctx.principal, entry.permissions, 'any')) continue;

@@ -402,13 +402,13 @@ export function sharedSchemas(): Record<string, Schema> {
 }
 
 /** The core's codes of one status, from the code table (errors/codes.ts). */
-export const codesOfStatus = (status: number): string[] =>
+const codesOfStatus = (status: number): string[] =>
   Object.entries(ERROR_CODES)
     .filter(([, entry]) => STATUS_BY_KIND[entry.kind] === status)
     .map(([code]) => code);
 
 /** Every status the code table can answer. */
-export const ERROR_STATUSES = [...new Set(Object.values(STATUS_BY_KIND))].sort((a, b) => a - b);
+const ERROR_STATUSES = [...new Set(Object.values(STATUS_BY_KIND))].sort((a, b) => a - b);
 
 const errorBody = (codes: readonly string[]) =>
   exact({

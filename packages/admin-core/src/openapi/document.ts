@@ -26,7 +26,7 @@ export interface OpenApiInput {
   pluginRoutes?: readonly PluginRouteInput[];
 }
 
-export interface PluginRouteInput {
+interface PluginRouteInput {
   route: RouteDefinition;
   /** The plugin's code (`acme.blog`): the operation's tag. */
   plugin: string;

@@ -23,7 +23,7 @@ export function serveDocument({ document, undescribed }: BuiltDocument): ServedD
 }
 
 /** Whether `If-None-Match` names the tag (weak comparison, RFC 9110 13.1.2), or is `*`. */
-export function matchesTag(header: string | undefined, etag: string): boolean {
+function matchesTag(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);

@@ -5,7 +5,7 @@
 
 import type { Header, Parameter, RequestBody, Response, Schema } from '../schema/types.ts';
 
-export type { Header, Parameter, RequestBody, Response, Schema };
+export type { Response };
 
 export interface Operation {
   operationId: string;

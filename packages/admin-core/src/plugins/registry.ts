@@ -15,7 +15,7 @@ import { checkNavigation, checkStrings, mayMatchPrefix } from './checks.ts';
 import { readonlyMap } from './readonly-map.ts';
 
 /** First path segments an admin controller may not use: they are the admin's own routes. */
-export const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] as const;
+const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] as const;
 
 const SEGMENT = /^[a-z][a-z0-9_-]{0,63}$/;
 const PERMISSION = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;

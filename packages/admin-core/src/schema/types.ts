@@ -16,7 +16,7 @@ export interface Parameter {
   schema: Schema;
 }
 
-export interface MediaType {
+interface MediaType {
   schema: Schema;
 }
 

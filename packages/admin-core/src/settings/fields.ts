@@ -57,7 +57,7 @@ const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
  * this says what shape the type stores (a number as a number, a date as an ISO string, a yes/no
  * dropdown as a boolean). Every value may be null.
  */
-export function settingsProperty(name: string, field: FieldConfig): PropertyInfo {
+function settingsProperty(name: string, field: FieldConfig): PropertyInfo {
   const column = (columnType: string, runtimeType: string): PropertyInfo => ({
     name,
     type: columnType,

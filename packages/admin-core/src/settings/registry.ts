@@ -7,7 +7,7 @@ import type { RegisteredSettings, SettingsDefinition } from './types.ts';
 import { isObject } from '../controllers/check-list.ts';
 
 /** A settings code is one URL segment: `/settings/{code}`. */
-export const SETTINGS_CODE = /^[a-z][a-z0-9_-]{0,63}$/;
+const SETTINGS_CODE = /^[a-z][a-z0-9_-]{0,63}$/;
 const ENTRY_KEYS = ['label', 'description', 'category', 'icon', 'keywords', 'order', 'permissions', 'form', 'controller'];
 const STRING_KEYS = ['description', 'category', 'icon'] as const;
 

@@ -43,7 +43,7 @@ export function settingsEntries(ctx: OperationContext): SettingsEntry[] {
  * asset lists (plugin field types are refused on settings forms), the standard form messages, and
  * redirects back to the settings page.
  */
-export function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
+function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
   const { strings, registry } = ctx.services;
   const { locale } = ctx;
   const schema: SchemaContext = { strings, locale, principal: ctx.principal, permissions: registry.permissions, services: ctx.services };

@@ -14,7 +14,7 @@ import { changedKeys } from '../audit/changes.ts';
 import { recordAudit } from '../audit/record.ts';
 
 /** The longest secret accepted, in characters (an API key or a PEM private key fits). */
-export const MAX_SECRET_LENGTH = 16_384;
+const MAX_SECRET_LENGTH = 16_384;
 
 /**
  * Field refusals collected over the whole body (unknown keys, decode errors, cross-field rules and

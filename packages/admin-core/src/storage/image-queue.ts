@@ -49,7 +49,7 @@ export class WorkQueue {
  * jobs at a time leave the other threads free; 32 more may wait (docs/files.md, "Image work").
  */
 export const IMAGE_CONCURRENCY = 2;
-export const IMAGE_QUEUE_LENGTH = 32;
+const IMAGE_QUEUE_LENGTH = 32;
 export const imageQueue = new WorkQueue(IMAGE_CONCURRENCY, IMAGE_QUEUE_LENGTH);
 
 /** Runs one sharp call (or a chain of them) in the image queue. */

@@ -22,7 +22,7 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 /** An animation may have at most this many frames (docs/files.md, "Uploads"): a GIF of 450,000 one-pixel frames is refused. */
 export const MAX_IMAGE_FRAMES = 1000;
 /** …and at most this many pixels decoded over all its frames (frames × width × height). */
-export const MAX_ANIMATION_PIXELS = 100_000_000;
+const MAX_ANIMATION_PIXELS = 100_000_000;
 
 const startsWith = (data: Buffer, bytes: number[], offset = 0) =>
   data.length >= offset + bytes.length && bytes.every((byte, i) => data[offset + i] === byte);

@@ -7,7 +7,7 @@ import { enginePlugin, NOTES, NOTES_PERMISSION } from '../fixtures/engine.ts';
 import { MANAGE, prefsPlugin } from '../fixtures/settings.ts';
 
 export const AUDIT = 'cms/backend/audit';
-export const VIEW_AUDIT = 'cms.backend.view_audit';
+const VIEW_AUDIT = 'cms.backend.view_audit';
 
 export interface AuditRow {
   id: number;

@@ -8,7 +8,7 @@ import { defineController, definePlugin, Migration, Validation, type FieldConfig
  * "switch and checkbox").
  */
 
-export const Event = defineEntity({
+const Event = defineEntity({
   name: 'TestRoundsEvent',
   tableName: 'test_rounds_events',
   properties: {
@@ -40,7 +40,7 @@ class RoundsInit extends Migration {
 
 export const ROUNDS_PERMISSION = 'test.rounds.events';
 /** Needed to set or change `is_featured` (a field write rule: a 403 that wins over the 422 refusals). */
-export const FEATURE_PERMISSION = 'test.rounds.feature';
+const FEATURE_PERMISSION = 'test.rounds.feature';
 export const EVENTS = 'test/rounds/events';
 export const ROUNDS_TABLES = ['test_rounds_events'];
 

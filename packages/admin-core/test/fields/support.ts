@@ -14,7 +14,7 @@ import type { Principal } from '../../src/auth/principal.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PermissionDefinition } from '../../src/plugins/define.ts';
 
-export const LOCALES = ['en', 'de'] as const;
+const LOCALES = ['en', 'de'] as const;
 
 export const strings = (() => {
   const s = new Strings(LOCALES, 'en');

@@ -65,7 +65,7 @@ export function upload(
 export const keyed = (request: Test, key?: string): Test => (key === undefined ? request : request.set('X-Session-Key', key));
 
 /** The relative paths of every blob under the storage root (temporary files included: none may stay). */
-export async function blobs(t: TestAdmin): Promise<string[]> {
+async function blobs(t: TestAdmin): Promise<string[]> {
   const entries = await readdir(t.storageRoot, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile())

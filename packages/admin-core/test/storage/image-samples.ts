@@ -104,7 +104,7 @@ export function apng(pngs: Buffer[]): Buffer {
 }
 
 /** A comment, an XMP application extension and loop extensions with extra sub-blocks before the first block, and bytes after the trailer. */
-export function withGifMetadata(gif: Buffer): Buffer {
+function withGifMetadata(gif: Buffer): Buffer {
   const screen = 13 + (gif[10]! & 0x80 ? 3 * (1 << ((gif[10]! & 7) + 1)) : 0);
   const secret = Buffer.from(SECRET, 'latin1');
   const comment = Buffer.concat([Buffer.from([0x21, 0xfe, secret.length]), secret, Buffer.from([0])]);

@@ -18,7 +18,7 @@ import { treePlugin } from '../fixtures/tree.ts';
  * finds its migrations applied (docs/architecture.md, "Tests"). A fixture left out (or a test's own
  * plugin) is migrated when its test starts the admin, as a plugin's first start would.
  */
-export const templateFixtures = (): PluginDefinition[] => [
+const templateFixtures = (): PluginDefinition[] => [
   actionsPlugin,
   enginePlugin,
   labPlugin(),

@@ -55,7 +55,7 @@ function publish(post: IPost): void {
 }
 
 /** Posts per import request of `reindex`. */
-export const REINDEX_BATCH_SIZE = 100;
+const REINDEX_BATCH_SIZE = 100;
 
 /**
  * `reindex`: pushes every published post to Typesense, in batches of 100 (one import request

@@ -9,7 +9,7 @@ import { Admin } from '@cms/admin-core';
  * schema generator: keep both in step.
  */
 
-export const POST_STATUSES = ['draft', 'published', 'archived'] as const;
+const POST_STATUSES = ['draft', 'published', 'archived'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** A category; categories form a tree through `parent` (reordered on `parent_id` and `sort_order`). */
@@ -30,7 +30,6 @@ export const Category = defineEntity({
       .onUpdate(() => new Date()),
   },
 });
-export type ICategory = InferEntity<typeof Category>;
 
 /**
  * A blog post.
@@ -94,7 +93,6 @@ export const Comment = defineEntity({
     created_at: p.datetime().onCreate(() => new Date()),
   },
 });
-export type IComment = InferEntity<typeof Comment>;
 
 /**
  * An object the media upload stored (docs/journal.md, "Media upload"). The unique `path` is how
@@ -114,7 +112,6 @@ export const Media = defineEntity({
     created_at: p.datetime().onCreate(() => new Date()),
   },
 });
-export type IMedia = InferEntity<typeof Media>;
 
 /** Every entity of the journal, for `definePlugin({ entities })`. */
 export const journalEntities = [Category, Post, Comment, Media];

@@ -3,9 +3,6 @@ import type { AdminRequest, AdminResponse, RequestContext } from '@cms/admin-cor
 import { create } from 'xmlbuilder2';
 import { bodyFor, feedSnapshot, type FeedItem } from './snapshot.ts';
 
-export { feedLimit, RSS_MAX_ITEMS } from './snapshot.ts';
-export { itemDescription, RSS_DESCRIPTION_CHARS } from './text.ts';
-
 /** Feed readers may keep the feed this long without asking again; they revalidate with ETag afterwards. */
 const MAX_AGE = 'max-age=300';
 
@@ -37,7 +34,7 @@ const lastEntry = (value: string | undefined) => (value ?? '').split(',').at(-1)
  * `X-Forwarded-Host` and `X-Forwarded-Proto` only when the host trusts its proxy (the adapter's
  * `trustProxy`); the host must be a plain host name.
  */
-export function channelLink(setting: unknown, siteUrl: string | undefined, req: AdminRequest): ChannelLink {
+function channelLink(setting: unknown, siteUrl: string | undefined, req: AdminRequest): ChannelLink {
   const configured = configuredLink(setting) ?? siteUrl;
   if (configured !== undefined) return { link: configured, vary: [] };
   let host = req.headers.host ?? '';
@@ -60,7 +57,7 @@ export function channelLink(setting: unknown, siteUrl: string | undefined, req: 
 const xmlText = (value: string) => value.replace(/&/g, '&amp;');
 
 /** Builds the RSS 2.0 document; markup and characters XML cannot hold are escaped or dropped. */
-export function buildFeed(
+function buildFeed(
   channel: { title: string; link: string; description: string; lastBuildDate?: Date },
   items: readonly FeedItem[],
 ): string {

@@ -3,12 +3,12 @@ import { JOURNAL_SETTINGS } from '../settings.ts';
 import { itemDescription } from './text.ts';
 
 /** Items of the feed: `rss_limit`, clamped to 1..100 (default 20). */
-export const RSS_MAX_ITEMS = 100;
+const RSS_MAX_ITEMS = 100;
 const RSS_DEFAULT_ITEMS = 20;
 /** The longest a snapshot is kept; every write to its tables evicts it long before (docs/journal.md, "The feed's cache"). */
-export const FEED_CACHE_MS = 10 * 60_000;
+const FEED_CACHE_MS = 10 * 60_000;
 /** The tables the feed reads: a write to either evicts it on every instance. */
-export const FEED_TABLES = ['journal_posts', 'cms_settings'] as const;
+const FEED_TABLES = ['journal_posts', 'cms_settings'] as const;
 /** Built bodies kept per snapshot, one per channel link (links from the request's host differ). */
 const BODIES_PER_SNAPSHOT = 8;
 
@@ -51,7 +51,7 @@ const asDate = (value: Date | string | null | undefined): Date | undefined =>
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** `rss_limit` as stored (a number, or text an older save kept), clamped to 1..100. */
-export function feedLimit(value: unknown): number {
+function feedLimit(value: unknown): number {
   const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
   if (!Number.isFinite(number)) return RSS_DEFAULT_ITEMS;
   return Math.min(RSS_MAX_ITEMS, Math.max(1, Math.trunc(number)));

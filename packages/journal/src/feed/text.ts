@@ -1,7 +1,7 @@
 import { partialMarkdown } from '@cms/admin-core';
 
 /** Characters of an item's description taken from its content when it has no excerpt. */
-export const RSS_DESCRIPTION_CHARS = 500;
+const RSS_DESCRIPTION_CHARS = 500;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 

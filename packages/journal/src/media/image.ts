@@ -4,4 +4,4 @@
  * "Uploads"), with the same limits: the header and blocks are walked without decoding, and the
  * image is stored as it was sent, its metadata removed losslessly.
  */
-export { IMAGE_EXTENSIONS, inspectImage, sniffImage, type InspectedImage, type SniffedImage } from '@cms/admin-core';
+export { IMAGE_EXTENSIONS, inspectImage, type SniffedImage } from '@cms/admin-core';

@@ -1,10 +1,10 @@
 import { IMAGE_EXTENSIONS, type SniffedImage } from './image.ts';
 
 /** Limits of the media upload (spec limits "Media `folder` length" and "Media name collision suffixes"). */
-export const FOLDER_MAX_CHARS = 100;
+const FOLDER_MAX_CHARS = 100;
 export const MAX_NAME_SUFFIX = 999;
 /** Every object of the upload lives under this prefix of the store. */
-export const MEDIA_PREFIX = 'journal';
+const MEDIA_PREFIX = 'journal';
 /** Characters of a stored name before its extension; a longer uploaded name is cut. */
 const STEM_MAX_CHARS = 120;
 

@@ -88,7 +88,7 @@ export function checkedLookup(policy: AddressPolicy, onRefused?: (error: Address
 }
 
 /** Every address of a host name, within `timeoutMs`. */
-export function resolveAll(hostname: string, timeoutMs: number): Promise<string[]> {
+function resolveAll(hostname: string, timeoutMs: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`resolving ${hostname} took longer than ${timeoutMs} ms`)), timeoutMs);
     timer.unref();

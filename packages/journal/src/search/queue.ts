@@ -11,7 +11,7 @@ import { removePost, SearchEngineError, upsertPost, type PostDocument, type Sear
 
 export type IndexChange = { kind: 'upsert'; document: PostDocument } | { kind: 'remove'; id: string };
 
-export interface SearchQueueOptions {
+interface SearchQueueOptions {
   /** Pauses before each retry, in milliseconds; their number is the number of retries. */
   retryDelaysMs: readonly number[];
   /** Milliseconds per request. */
@@ -49,7 +49,7 @@ const pause = (ms: number, slot: Slot) =>
     slot.wake = done;
   });
 
-export class SearchQueue {
+class SearchQueue {
   #options: SearchQueueOptions;
   readonly #slots = new Map<string, Slot>();
   #running = 0;

@@ -32,7 +32,7 @@ export interface SearchClientOptions {
 }
 
 /** The collection of the journal's posts. */
-export const POSTS_COLLECTION = 'posts';
+const POSTS_COLLECTION = 'posts';
 
 /** A post as a document of the `posts` collection. */
 export interface PostDocument {

@@ -5,7 +5,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
  * to the columns). The tables come from the raw-SQL migrations in `./migrations.ts`.
  */
 
-export const CATALOG_CURRENCIES = ['EUR', 'USD'] as const;
+const CATALOG_CURRENCIES = ['EUR', 'USD'] as const;
 export type CatalogCurrency = (typeof CATALOG_CURRENCIES)[number];
 
 /**
@@ -56,7 +56,7 @@ export type IProduct = InferEntity<typeof Product>;
  * that a product is not its own accessory. Both references point at `Product`, so MikroORM tells
  * the owner from the target by property order: `product` must stay first.
  */
-export const ProductAccessory = defineEntity({
+const ProductAccessory = defineEntity({
   name: 'CatalogProductAccessory',
   tableName: 'acme_catalog_product_accessories',
   properties: {
@@ -65,7 +65,6 @@ export const ProductAccessory = defineEntity({
     quantity: p.integer().default(1),
   },
 });
-export type IProductAccessory = InferEntity<typeof ProductAccessory>;
 
 /** The storefront: a singleton form (the first row is the one edited). */
 export const Storefront = defineEntity({
@@ -77,7 +76,6 @@ export const Storefront = defineEntity({
     tagline: p.string().length(255).nullable(),
   },
 });
-export type IStorefront = InferEntity<typeof Storefront>;
 
 /** Every entity of the catalog, for `definePlugin({ entities })`. */
 export const catalogEntities = [Product, ProductAccessory, Storefront];

@@ -2,7 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { dropListIndexes, dropWriteNotifications, Migration, searchIndexes, sortIndexes, writeNotifications } from '@cms/admin-core';
 
 /** Products and the storefront singleton. Precisions of the money columns: see `Product`. */
-export class CatalogInit extends Migration {
+class CatalogInit extends Migration {
   override up(): void {
     this.addSql(`create table acme_catalog_products (
       id serial primary key,
@@ -36,7 +36,7 @@ export class CatalogInit extends Migration {
 }
 
 /** The pivot of `Product.accessories`, with its `quantity`: see `ProductAccessory`. */
-export class CatalogAccessories extends Migration {
+class CatalogAccessories extends Migration {
   override up(): void {
     this.addSql(`create table acme_catalog_product_accessories (
       product_id int not null references acme_catalog_products (id) on delete cascade,
@@ -61,7 +61,7 @@ const SORT = ['name', 'sku', 'price', 'release_date'];
  * Indexes of the products list at scale (docs/performance.md, "Lists at scale"): trigram indexes
  * of its searchable columns and `(column, id)` for each sortable column.
  */
-export class CatalogListIndexes extends Migration {
+class CatalogListIndexes extends Migration {
   override up(): void {
     this.addSql(searchIndexes('acme_catalog_products', SEARCH));
     this.addSql(sortIndexes('acme_catalog_products', SORT));
@@ -77,7 +77,7 @@ export class CatalogListIndexes extends Migration {
  * Every write to the products notifies (docs/performance.md, "Counts"): the exact totals of its
  * searched and filtered lists are cached in process, evicted on every instance at the next write.
  */
-export class CatalogWriteNotifications extends Migration {
+class CatalogWriteNotifications extends Migration {
   override up(): void {
     this.addSql(writeNotifications('acme_catalog_products'));
   }

@@ -1,4 +1,4 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /** An event; its sessions are a hasMany relation (docs/plugin-guide.md, "The smallest complete plugin"). */
 export const Event = defineEntity({
@@ -23,5 +23,3 @@ export const Session = defineEntity({
     title: p.string().length(200),
   },
 });
-
-export type IEvent = InferEntity<typeof Event>;

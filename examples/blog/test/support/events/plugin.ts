@@ -26,5 +26,3 @@ export const eventsPlugin = definePlugin({
   },
   strings: eventsStrings.table,
 });
-
-export const plugins = [eventsPlugin];

@@ -14,7 +14,7 @@ const KEYS: Record<Kind, readonly string[]> = {
 };
 
 /** An action name is one URL path segment the router matches as it is: no encoding needed. */
-export const ACTION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const ACTION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 function checkDefinition(at: At, kind: Kind, name: string, action: unknown, permissionCodes: ReadonlySet<string>): void {
   const where = `actions.${kind}.${name}`;

@@ -46,7 +46,7 @@ function gate(principal: Principal, permissions: readonly string[] | undefined):
 }
 
 /** A record action by name, permitted for the principal, or 404 / 403. */
-export function recordAction(controller: ResolvedController, name: string, principal: Principal) {
+function recordAction(controller: ResolvedController, name: string, principal: Principal) {
   const action = find(controller, 'record', name);
   gate(principal, action.permissions);
   return action;
@@ -139,7 +139,7 @@ export function widgetAction(controller: ResolvedController, fieldName: string, 
 }
 
 /** Keeps the field's `fill` keys whose value is a scalar; drops everything else. */
-export function fillOf(field: ResolvedField, source: unknown): Record<string, string | number | boolean | null> {
+function fillOf(field: ResolvedField, source: unknown): Record<string, string | number | boolean | null> {
   const out: Record<string, string | number | boolean | null> = {};
   if (typeof source !== 'object' || source === null || Array.isArray(source)) return out;
   for (const key of field.config.fill ?? []) {

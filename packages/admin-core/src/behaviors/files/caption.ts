@@ -18,7 +18,7 @@ const LIMITS = [
 ] as const;
 
 /** The problems of a caption's values by key (docs/files.md, "Routes"): a string, within its length, without NUL. */
-export function captionProblems(values: Readonly<Record<string, unknown>>, ctx: Pick<OperationContext, 't'>): Record<string, string[]> {
+function captionProblems(values: Readonly<Record<string, unknown>>, ctx: Pick<OperationContext, 't'>): Record<string, string[]> {
   const details: Record<string, string[]> = {};
   for (const [key, max] of LIMITS) {
     const value = values[key];

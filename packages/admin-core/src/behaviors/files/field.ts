@@ -29,7 +29,7 @@ export const thumbSizes = (file: FileField): Array<[number, number]> => [
 ];
 
 /** Without `maxFiles` a field holds this many files at most. */
-export const DEFAULT_MAX_FILES = 100;
+const DEFAULT_MAX_FILES = 100;
 /** Without `maxFilesize`: 10 MiB. */
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 

@@ -18,7 +18,7 @@ export interface ListResult {
 }
 
 /** A scalar of a row as JSON: dates as ISO strings (date columns as `YYYY-MM-DD`). */
-export function encodeScalar(value: unknown, columnType: string | undefined): unknown {
+function encodeScalar(value: unknown, columnType: string | undefined): unknown {
   // Raw rows carry timestamps as PostgreSQL text; served as ISO 8601 in UTC like every record.
   if (typeof value === 'string' && isTimestamp(columnType)) return timestampToIso(value);
   if (value instanceof Date) {

@@ -13,7 +13,7 @@ export interface ListQuery {
 }
 
 export const LIST_QUERY_KEYS = ['search', 'sort', 'dir', 'page', 'per_page'];
-export const FILTER_KEY = /^filter\[([^\]]*)\]$/;
+const FILTER_KEY = /^filter\[([^\]]*)\]$/;
 const MAX_SEARCH = 200;
 const MAX_PAGE = 1_000_000;
 
@@ -106,7 +106,7 @@ function parseCount(value: string | undefined, fallback: number): number | undef
  * A calendar day PostgreSQL can hold, `0001-01-01` to `9999-12-31`: year 0 does not exist there
  * (it used to reach the database and answer a 500).
  */
-export const isRealDate = (value: string) => parseDate(value) !== undefined;
+const isRealDate = (value: string) => parseDate(value) !== undefined;
 
 function checkFilterValue(
   type: string,

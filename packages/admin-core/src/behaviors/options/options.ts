@@ -10,7 +10,7 @@ import { ownValue } from '../../validation/values.ts';
 export const OPTIONS_QUERY_KEYS = ['search', 'page', 'per_page'];
 
 /** The relation field an options route may serve: writable `relation` fields only, else 404. */
-export function optionsField(controller: ResolvedController, name: string) {
+function optionsField(controller: ResolvedController, name: string) {
   const field = controller.fields.get(name);
   if (field?.type.name !== 'relation' || field.config.readOnly || !field.property?.targetMeta || !field.relation) throw NotFound();
   return field;

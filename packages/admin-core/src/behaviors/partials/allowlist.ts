@@ -132,7 +132,7 @@ const INVISIBLE = /[\u0000-\u0020\u007F-\u00A0\u00AD\u1680\u180E\u2000-\u200F\u2
  * trimmed and without tabs and newlines, as the browser reads it; refused (undefined) when its
  * scheme is not on the list, or has invisible characters in it.
  */
-export function safeUrl(value: string, schemes: ReadonlySet<string>): string | undefined {
+function safeUrl(value: string, schemes: ReadonlySet<string>): string | undefined {
   const served = value.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
   const probe = served.replace(INVISIBLE, '');
   const colon = probe.indexOf(':');
@@ -188,12 +188,3 @@ export function allowedAttributes(
   }
   return out;
 }
-
-/** Every attribute name any element may carry (for tests and docs). */
-export const ALLOWED_ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
-  ...Object.keys(GLOBAL_ATTRIBUTES),
-  ...Object.values(TAG_ATTRIBUTES).flatMap(Object.keys),
-]);
-/** Schemes `href` accepts; `src` accepts http and https only. */
-export const LINK_SCHEMES: ReadonlySet<string> = LINK;
-export const IMAGE_SCHEMES: ReadonlySet<string> = HTTP;

@@ -5,7 +5,7 @@ import { compileTemplate, TEMPLATE_MAX_LENGTH, type CompiledTemplate } from './e
 import type { PartialConfig } from './types.ts';
 
 /** A partial name is one URL segment of `/{ctl}/partials/{name}` (never `.` or `..`). */
-export const PARTIAL_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
+const PARTIAL_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
 const PARTIAL_KEYS = ['template', 'form', 'viewModel'];
 
 export interface CompiledPartial {

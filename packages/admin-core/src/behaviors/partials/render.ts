@@ -14,7 +14,7 @@ const RECORD_ID = /^[1-9]\d{0,9}$/;
  * `?id=` of a partial: accepted only by a form partial, and only as a record id (a positive
  * integer); anything else is a 422 naming `id`. Undefined when absent.
  */
-export function partialRecordId(form: boolean, raw: unknown, ctx: Pick<RequestContext, 't'>): number | undefined {
+function partialRecordId(form: boolean, raw: unknown, ctx: Pick<RequestContext, 't'>): number | undefined {
   if (raw === undefined) return undefined;
   if (!form) throw Validation({ id: [ctx.t('backend::partials.id_not_accepted')] });
   if (typeof raw !== 'string' || !RECORD_ID.test(raw) || Number(raw) > MAX_ID)

@@ -12,7 +12,7 @@ export interface PartialElement {
   attrs: Record<string, string>;
   children: PartialNode[];
 }
-export interface PartialText {
+interface PartialText {
   text: string;
 }
 

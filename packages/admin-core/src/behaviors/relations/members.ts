@@ -12,7 +12,7 @@ import { and, idsSql, memberSql, q } from './sql.ts';
 /* What several relation operations share: the members they lock, the session's bindings, the audit row. */
 
 /** The most ids one link, unlink or delete takes (docs/relations.md, "Limits"). */
-export const MAX_IDS = 1000;
+const MAX_IDS = 1000;
 
 /** Why `ids` is not 1 to 1000 distinct record ids, as a message; undefined when it is. */
 export function idsProblem(ids: unknown, ctx: OperationContext): string | undefined {

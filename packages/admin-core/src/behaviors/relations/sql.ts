@@ -13,7 +13,7 @@ export const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Binding kinds of a relation: what makes a row a member under a session, and what takes it out. */
 export const ADDED = ['create', 'link'] as const;
-export const REMOVED = ['unlink', 'delete'] as const;
+const REMOVED = ['unlink', 'delete'] as const;
 
 /** Stored membership: the row points at the parent (hasMany) or a pivot row joins them (belongsToMany). */
 export function storedMemberSql(relation: ResolvedRelation, parentId: number, alias = 'e'): SqlPart {

@@ -6,7 +6,7 @@ import { idsSql, q } from './sql.ts';
 import { deleteFileRows } from '../files/items.ts';
 
 /** Owners swept per transaction: each one's lock is held to its end. */
-export const SWEEP_BATCH = 100;
+const SWEEP_BATCH = 100;
 
 /**
  * The sweep of forms never saved (docs/relations.md, "The sweep"): bindings older than

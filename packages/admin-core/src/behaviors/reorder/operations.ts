@@ -12,7 +12,7 @@ import { conditionSql, type SqlPart } from '../list/sql.ts';
 import { quoteIdent } from '../../database/sql.ts';
 
 /** The most nodes one reorder may send (docs/reorder.md, "Saving an order"). */
-export const MAX_REORDER_NODES = 10_000;
+const MAX_REORDER_NODES = 10_000;
 
 export interface ReorderNode {
   id: number;

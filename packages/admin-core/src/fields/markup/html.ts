@@ -15,7 +15,7 @@ type Element = DefaultTreeAdapterTypes.Element;
 /** How deeply markup may nest (a rich editor's document is rarely deeper than 20). */
 export const MARKUP_MAX_DEPTH = 256;
 /** Most elements one sanitizing may build, whatever the input (a 1 MiB document of short elements has about 130,000). */
-export const MARKUP_MAX_ELEMENTS = 200_000;
+const MARKUP_MAX_ELEMENTS = 200_000;
 
 /**
  * Markup the sanitizer refuses to build (docs/security.md, "Markup sanitizing"): nested deeper
@@ -82,7 +82,7 @@ function boundedAdapter(budget: number): typeof defaultTreeAdapter {
 const BODY = defaultTreeAdapter.createElement('body', htmlSpec.NS.HTML, []);
 
 /** Parses an HTML fragment within the limits; throws `MarkupLimitError` past them. */
-export function parseBounded(html: string): DefaultTreeAdapterTypes.DocumentFragment {
+function parseBounded(html: string): DefaultTreeAdapterTypes.DocumentFragment {
   return parseFragment<DefaultTreeAdapterMap>(BODY, html, { treeAdapter: boundedAdapter(elementBudget(html)), scriptingEnabled: false });
 }
 

@@ -17,7 +17,7 @@ export interface MarkupJob {
  * The most HTML a preview sanitizes, in characters: a short source can render to megabytes (one
  * reference definition used a thousand times); past this it is refused as too large unread.
  */
-export const PREVIEW_MAX_RENDERED_CHARS = 2 * 1024 * 1024;
+const PREVIEW_MAX_RENDERED_CHARS = 2 * 1024 * 1024;
 
 /** The cleaned text, and whether the policy changed anything (for markdown: the source). */
 export interface MarkupResult {

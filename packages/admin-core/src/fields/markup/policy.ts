@@ -7,7 +7,7 @@
  */
 
 /** Elements a form is made of: a form in content could post the admin's data elsewhere. */
-export const FORM_ELEMENTS = ['form', 'input', 'button', 'select', 'option', 'optgroup', 'datalist', 'textarea'] as const;
+const FORM_ELEMENTS = ['form', 'input', 'button', 'select', 'option', 'optgroup', 'datalist', 'textarea'] as const;
 
 const FORBIDDEN_TAGS: ReadonlySet<string> = new Set(['style', ...FORM_ELEMENTS]);
 
@@ -30,11 +30,11 @@ export const ALLOWED_TAGS: ReadonlySet<string> = new Set(
  * page), `id` and `name` (they create named properties on `window` and `document`, so content
  * could shadow a global the page's scripts read: DOM clobbering).
  */
-export const FORBIDDEN_ATTRIBUTES = ['style', 'id', 'name'] as const;
+const FORBIDDEN_ATTRIBUTES = ['style', 'id', 'name'] as const;
 const FORBIDDEN_ATTRIBUTE_SET: ReadonlySet<string> = new Set(FORBIDDEN_ATTRIBUTES);
 
 /** DOMPurify's HTML attributes without the forbidden ones; `data-*` and `aria-*` are allowed too. */
-export const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set(
+const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set(
   (
     'accept action align alt autocapitalize autocomplete autopictureinpicture autoplay background bgcolor border capture ' +
     'cellpadding cellspacing checked cite class clear color cols colspan command commandfor controls controlslist coords ' +

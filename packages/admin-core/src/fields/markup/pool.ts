@@ -10,9 +10,9 @@ import { runMarkupJob, type MarkupJob, type MarkupResult } from './jobs.ts';
  * loop while a large document is parsed (markdown-it alone takes several hundred milliseconds
  * for a MiB of source).
  */
-export const MARKUP_INLINE_MAX_CHARS = 16 * 1024;
+const MARKUP_INLINE_MAX_CHARS = 16 * 1024;
 /** A job that runs longer is stopped (its worker terminated) and refused as over the limits. */
-export const MARKUP_JOB_TIMEOUT_MS = 15_000;
+const MARKUP_JOB_TIMEOUT_MS = 15_000;
 /** Heap of one worker: a job that needs more ends that worker, not the process. */
 const WORKER_HEAP_MB = 512;
 

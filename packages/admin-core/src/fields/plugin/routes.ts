@@ -20,7 +20,7 @@ const assetUrls = (type: PluginFieldType, core: AdminServices): ControllerAssets
 });
 
 /** One entry of `GET /field-types`. */
-export function describeFieldType(type: PluginFieldType, core: AdminServices) {
+function describeFieldType(type: PluginFieldType, core: AdminServices) {
   return {
     alias: type.name,
     plugin: type.plugin,

@@ -15,7 +15,7 @@ import { recordingStorage } from '../../storage/storage.ts';
 import { recordAudit } from '../../audit/record.ts';
 
 /** The multipart field that carries the file. */
-export const PLUGIN_UPLOAD_FIELD = 'file';
+const PLUGIN_UPLOAD_FIELD = 'file';
 
 /** `2 MiB`, `512 KiB`, `100 bytes`: the limit as the "too large" message says it. */
 export function formatBytes(bytes: number): string {

@@ -7,7 +7,7 @@
 const ORIENTATION_TAG = 0x0112;
 
 /** The orientation (1 to 8) of a TIFF structure (the body of an EXIF block), or undefined. */
-export function orientationOf(tiff: Buffer): number | undefined {
+function orientationOf(tiff: Buffer): number | undefined {
   if (tiff.length < 8) return undefined;
   const order = tiff.toString('latin1', 0, 2);
   if (order !== 'II' && order !== 'MM') return undefined;
@@ -31,7 +31,7 @@ export function orientationOf(tiff: Buffer): number | undefined {
 }
 
 /** A TIFF structure holding only the orientation: big-endian, one IFD with one entry. */
-export function orientationOnly(orientation: number): Buffer {
+function orientationOnly(orientation: number): Buffer {
   const tiff = Buffer.alloc(26);
   tiff.write('MM', 0, 'latin1');
   tiff.writeUInt16BE(42, 2);
