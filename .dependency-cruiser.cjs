@@ -1,11 +1,82 @@
 /**
- * Import rules of the workspace (docs/architecture.md, "Import rules"), checked in CI with
- * `pnpm deps`. Type-only imports count (`tsPreCompilationDeps`): a type circle ties modules
+ * Import rules of the workspace (docs/architecture.md, "Layers and import rules"), checked in CI
+ * with `pnpm deps`. Type-only imports count (`tsPreCompilationDeps`): a type circle ties modules
  * together as much as a runtime one.
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/*
+ * The folders of packages/admin-core/src, bottom up (docs/architecture.md, "Layers and import
+ * rules"). A folder imports at runtime only from folders before it in this list, so no two folders
+ * import each other; type-only imports (the declared interfaces) may point anywhere but never close
+ * a module circle (`no-circular`). `behaviors` stands for the files directly in `behaviors/` (the
+ * `Behavior` interface). The entry points, `core.ts`, `cli/` and `testing/` are on top of all.
+ */
+const LAYERS = [
+  // Foundations.
+  ['errors', 'validation', 'migrations', 'i18n', 'schema', 'database', 'storage', 'bindings', 'auth', 'audit', 'config'],
+  // What the dispatch serves besides routes: the shell page and plugin client files.
+  ['shell', 'assets'],
+  // Services and declarations.
+  ['behaviors', 'context', 'http', 'plugins', 'fields', 'controllers'],
+  // Features: routes and operations.
+  [
+    'account',
+    'lang',
+    'navigation',
+    'behaviors/options',
+    'markdown',
+    'backend',
+    'behaviors/schema',
+    'openapi',
+    'settings',
+    'behaviors/list',
+    'behaviors/form',
+    'behaviors/reorder',
+    'behaviors/actions',
+    'behaviors/partials',
+    'behaviors/uploads',
+    'behaviors/files',
+    'behaviors/relations',
+  ],
+  // The local API.
+  ['local'],
+];
+const SRC = '^packages/admin-core/src/';
+const FOLDERS = LAYERS.flat();
+/** The modules of one folder of the list (`behaviors`: only the files directly in it). */
+const modulesOf = (folder) => (folder === 'behaviors' ? `${SRC}behaviors/[^/]+\\.ts$` : `${SRC}${folder}/`);
+const ROOT_FILES = `${SRC}[^/]+\\.ts$`;
+const layerRules = FOLDERS.map((folder, index) => ({
+  name: `layer-${folder.replace('/', '-')}`,
+  severity: 'error',
+  comment: `${folder}/ imports at runtime only folders below it (docs/architecture.md, "Layers and import rules").`,
+  from: { path: modulesOf(folder) },
+  to: {
+    path: [...FOLDERS.slice(index + 1).map(modulesOf), ROOT_FILES, `${SRC}(cli|testing)/`],
+    dependencyTypesNot: ['type-only'],
+  },
+}));
+
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'every-folder-has-a-layer',
+      severity: 'error',
+      comment: 'A new folder of the core takes its place in LAYERS above (docs/architecture.md, "Layers and import rules").',
+      from: {
+        path: `${SRC}(?!(${[...FOLDERS.map((f) => (f === 'behaviors' ? 'behaviors/[^/]+\\.ts$' : `${f}/`)), 'cli/', 'testing/'].join('|')}))[^/]+/`,
+      },
+      to: {},
+    },
+    {
+      name: 'core-tests-stand-alone',
+      severity: 'error',
+      comment: 'The packages test on their own fixtures: nothing under packages/ imports the example app.',
+      from: { path: '^packages/' },
+      to: { path: '^examples/' },
+    },
     {
       name: 'no-circular',
       severity: 'error',

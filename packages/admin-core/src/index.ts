@@ -31,7 +31,7 @@ export {
   type Condition,
   type RowState,
 } from './controllers/types.ts';
-export { NO_ROWS } from './controllers/no-rows.ts';
+export { NO_ROWS } from './database/conditions.ts';
 export { Migration } from '@mikro-orm/migrations';
 
 // Actions and partials.
@@ -71,7 +71,7 @@ export {
 } from './fields/plugin/define.ts';
 export { ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, type PluginAssetsDefinition } from './assets/types.ts';
 export type { SettingsDefinition, SettingsFormDefinition } from './settings/types.ts';
-export type { SettingsConfig, SettingsEnv } from './settings/env.ts';
+export type { SettingsConfig, SettingsEnv } from './config/settings-env.ts';
 export type { SettingsService } from './settings/service.ts';
 
 // What operations and hooks receive.
@@ -121,7 +121,7 @@ export {
   type ErrorKind,
 } from './errors/index.ts';
 export { ERROR_CODES, type ErrorCode, type PluginErrorCode } from './errors/codes.ts';
-export { CONFIG_ERROR_CODES, ConfigError, type ConfigErrorCode, type ConfigErrorPlace } from './config/errors.ts';
+export { CONFIG_ERROR_CODES, ConfigError, type ConfigErrorCode, type ConfigErrorPlace } from './errors/config.ts';
 
 // Strings.
 export { mergeStringTables, type Message, type Messages, type PluralForms, type StringTable } from './i18n/strings.ts';
@@ -136,7 +136,8 @@ export type { Storage } from './storage/storage.ts';
 export { S3Storage, type S3StorageConfig } from './storage/s3.ts';
 export type { ThrottleConfig } from './auth/throttle.ts';
 export { hashPassword, MIN_PASSWORD_LENGTH } from './auth/passwords.ts';
-export type { SuperuserInput, SuperuserOutcome } from './auth/superuser.ts';
+export type { SuperuserInput } from './auth/superuser.ts';
+export type { SuperuserOutcome } from './backend/superuser.ts';
 
 // Indexes of lists at scale, for plugin migrations (docs/performance.md, "Lists at scale").
 export { searchIndexes, sortIndexes, dropListIndexes, writeNotifications, dropWriteNotifications } from './database/indexes.ts';

@@ -1,8 +1,8 @@
 import { accountRoutes } from './account/routes.ts';
-import { apiTokenRoutes } from './auth/api-token-routes.ts';
-import { authRoutes } from './auth/routes.ts';
+import { apiTokenRoutes } from './account/token-routes.ts';
+import { authRoutes } from './account/auth-routes.ts';
 import type { RouteDefinition } from './http/types.ts';
-import { langRoutes } from './i18n/routes.ts';
+import { langRoutes } from './lang/routes.ts';
 import { navigationRoutes } from './navigation/routes.ts';
 import { fieldTypeRoutes } from './fields/plugin/routes.ts';
 import { markdownRoutes } from './markdown/routes.ts';

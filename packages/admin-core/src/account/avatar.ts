@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext, RequestContext } from '../context/operation.ts';
+import { flushAfterCommit } from '../context/after-commit.ts';
 import type { AdminServices } from '../context/services.ts';
 import { isAdminError, Validation } from '../errors/index.ts';
 import type { UploadedFile } from '../http/types.ts';
@@ -131,16 +132,4 @@ export async function removeAvatar(ctx: OperationContext): Promise<number> {
   });
   await flushAfterCommit(ctx.services, outbox);
   return removed;
-}
-
-/**
- * The write is committed: a failure to delete the old blobs now must not turn it into an error.
- * The outbox rows stay and the janitor's periodic retry deletes them.
- */
-async function flushAfterCommit(services: AdminServices, outbox: number[]): Promise<void> {
-  try {
-    await services.blobs.flush(outbox);
-  } catch (error) {
-    services.config.logger.warn('blob deletion after commit failed; will retry', { error: String(error) });
-  }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import type { PluginDeclaration } from '../plugins/declaration.ts';
 import { checkAssetKey, readAsset } from './read.ts';
 import { ASSETS_TOTAL_MAX_BYTES, type ServedAsset } from './types.ts';

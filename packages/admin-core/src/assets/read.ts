@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import { ASSET_KEY_MAX_LENGTH, ASSET_KEY_MAX_SEGMENTS, ASSET_KINDS, ASSET_MAX_BYTES, type AssetKind } from './types.ts';
 
 type Where = { plugin: string; key: string };

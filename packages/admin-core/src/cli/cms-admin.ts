@@ -11,8 +11,9 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { superuserProblems, createSuperuser, type SuperuserInput } from '../auth/superuser.ts';
-import { ConfigError } from '../config/errors.ts';
+import { superuserProblems, type SuperuserInput } from '../auth/superuser.ts';
+import { createSuperuser } from '../backend/superuser.ts';
+import { ConfigError } from '../errors/config.ts';
 import type { AdminConfig } from '../config/types.ts';
 import { AdminCore } from '../adapter.ts';
 import { ask, readFirstLine, type Terminal } from './input.ts';

@@ -1,5 +1,5 @@
 import { superuserProblems, type SuperuserInput } from '../auth/superuser.ts';
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '../errors/config.ts';
 
 /**
  * Checks the shape of `bootstrap` (docs/host-guide.md, "The first superuser"): `undefined`, or an

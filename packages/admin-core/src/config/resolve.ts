@@ -1,8 +1,8 @@
 import { DEFAULT_THROTTLE } from '../auth/throttle.ts';
 import { isEmbedded } from '../database/config.ts';
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import { frozenCopy } from './freeze.ts';
-import { resolveSettingsConfig } from '../settings/env.ts';
+import { resolveSettingsConfig } from './settings-env.ts';
 import type { Logger, ResolvedConfig } from './resolved.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
 import type { AdminConfig } from './types.ts';

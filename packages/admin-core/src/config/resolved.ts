@@ -1,7 +1,7 @@
 import type { ThrottleConfig } from '../auth/throttle.ts';
 import type { DatabaseConfig } from '../database/config.ts';
 import type { PluginDeclaration } from '../plugins/declaration.ts';
-import type { ResolvedSettingsEnv } from '../settings/env.ts';
+import type { ResolvedSettingsEnv } from './settings-env.ts';
 import type { SuperuserInput } from '../auth/superuser.ts';
 
 export interface Logger {

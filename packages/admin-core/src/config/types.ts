@@ -2,7 +2,7 @@ import type { DatabaseConfig } from '../database/config.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { ThrottleConfig } from '../auth/throttle.ts';
-import type { SettingsConfig } from '../settings/env.ts';
+import type { SettingsConfig } from './settings-env.ts';
 import type { Logger } from './resolved.ts';
 import type { SuperuserInput } from '../auth/superuser.ts';
 

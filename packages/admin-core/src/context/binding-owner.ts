@@ -27,6 +27,16 @@ export interface BindingOwner {
     em: EntityManager,
     ctx: OperationContext,
   ): Promise<Record<string, string[]>>;
+  /**
+   * Runs in a hard delete's transaction: drops what the owner keeps for the deleted records
+   * (files: their rows). Answers the blob ids to delete after the commit.
+   */
+  dropRecords?(
+    controller: ResolvedController,
+    recordIds: readonly number[],
+    em: EntityManager,
+    ctx: OperationContext,
+  ): Promise<readonly number[]>;
 }
 
 /** What a save passes to the owner of a field's deferred bindings (docs/relations.md, "Deferred bindings"). */

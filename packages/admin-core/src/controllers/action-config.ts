@@ -121,3 +121,28 @@ export interface ControllerActions<E = any> {
 
 /** Typed helper for actions declared apart from their controller: `defineActions<IPost>({ … })`. Returns its input. */
 export const defineActions = <E = any>(actions: ControllerActions<E>): ControllerActions<E> => actions;
+
+/** RecordAction (docs/actions.md, "Lists of actions (per admin)"): `danger` only when true. */
+export type RecordAction = {
+  name: string;
+  label: string;
+  confirm?: string;
+  danger?: true;
+};
+
+/**
+ * BulkAction and ToolbarAction (docs/actions.md, "Lists of actions (per admin)"), as the list schema serves them
+ * (types, so they fit `Record<string, unknown>`).
+ */
+export type BulkAction = {
+  name: string;
+  label: string;
+  confirm?: string;
+};
+export type ToolbarAction = {
+  name: string;
+  label: string;
+};
+
+/** Toolbar buttons the admin application draws itself; any other name is a toolbar action. */
+export const BUILTIN_TOOLBAR_BUTTONS: readonly string[] = ['create', 'delete'];

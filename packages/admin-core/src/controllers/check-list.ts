@@ -1,5 +1,6 @@
+import { isObject } from '../validation/values.ts';
 import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
-import type { ConfigError, ConfigErrorCode } from '../config/errors.ts';
+import type { ConfigError, ConfigErrorCode } from '../errors/config.ts';
 import type { ListConfig } from './types.ts';
 
 /** Builds the start-up error for one key (plugin and controller are already bound). */
@@ -39,8 +40,6 @@ const FILTER_TYPES = ['group', 'scope', 'daterange', 'switch', 'text'];
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 const DATE_COLUMNS = /^(date|timestamp|timestamptz|datetime)\b/i;
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
 /** Refuses keys outside `known` of an object found at `where`. */

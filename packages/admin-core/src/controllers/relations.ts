@@ -1,9 +1,10 @@
 import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import { checkField } from '../fields/config.ts';
 import { isPluginFieldType } from '../fields/config.ts';
 import type { FieldType } from '../fields/types.ts';
-import { isObject, onlyKeys, type At } from './check-list.ts';
+import { onlyKeys, type At } from './check-list.ts';
+import { isObject } from '../validation/values.ts';
 import type { ForeignKey, Pivot, ResolvedRelation } from './relation-types.ts';
 import { propertyInfo, resolveController, type ResolveContext, type ResolvedController, type ResolvedField } from './resolve.ts';
 import { RELATION_MESSAGE_KEYS, type FieldConfig, type ListConfig, type RelationButton, type RelationConfig } from './types.ts';

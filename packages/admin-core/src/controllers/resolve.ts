@@ -1,11 +1,12 @@
 import type { EntityMetadata, EntityProperty, MetadataStorage } from '@mikro-orm/core';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import type { FieldType, PropertyInfo, RelationTarget } from '../fields/types.ts';
 import { checkField } from '../fields/config.ts';
 import { relationKindOf } from '../fields/relation.ts';
-import { checkList, isObject, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
+import { checkList, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
+import { isObject } from '../validation/values.ts';
 import type { ControllerConfig, FieldConfig, ListConfig, Scope } from './types.ts';
-import { checkedScope, unknownConditionKey, type ScopePlace } from './no-rows.ts';
+import { checkedScope, unknownConditionKey, type ScopePlace } from '../database/conditions.ts';
 import type { ResolvedRelation } from './relation-types.ts';
 import { checkReorder, type ResolvedReorder } from './check-reorder.ts';
 

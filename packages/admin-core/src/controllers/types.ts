@@ -462,3 +462,21 @@ export interface RelationConfig<R = any> {
  * against it, and each field against its type's keys (docs/controllers.md, "Typed keys").
  */
 export const defineController = <E = any>(controller: ControllerConfig<E>): ControllerConfig<E> => controller;
+
+/** FormMessages and ListMessages keys (spec 2.5, 2.6), also the OpenAPI document's. */
+export const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
+export const LIST_MESSAGES = [
+  'create',
+  'deleteConfirm',
+  'deleteSelected',
+  'deleted',
+  'empty',
+  'emptySearch',
+  'emptySearchHint',
+  'recordCount',
+  'rowStateDeleted',
+  'rowStateDisabled',
+  'rowStateNegative',
+  'searchPrompt',
+  'selected',
+] as const;

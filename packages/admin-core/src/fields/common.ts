@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigErrorCode } from '../config/errors.ts';
+import { ConfigError, type ConfigErrorCode } from '../errors/config.ts';
 import { isPlainObject } from '../validation/values.ts';
 import { FieldError, type FieldCheckContext, type FieldDecodeContext, type PropertyInfo } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { FieldError } from './types.ts';
 import { configError, invalid, must, requiredError } from './common.ts';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import { scopeWhere } from '../controllers/no-rows.ts';
+import { scopeWhere } from '../database/conditions.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType, RelationTarget } from './types.ts';
 import { arrayOf, ID, nullable } from '../schema/json.ts';
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import type { Logger } from '../config/resolved.ts';
 import type { StringTable } from './strings.ts';
 

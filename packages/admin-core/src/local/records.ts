@@ -1,5 +1,5 @@
 import type { LocalOptions } from '../context/local.ts';
-import { recordActionsFor } from '../behaviors/actions/lists.ts';
+import { recordActionsFor } from '../controllers/action-lists.ts';
 import { bulkDelete, deleteRecord } from '../behaviors/form/delete.ts';
 import { encodeRecord, readRecord, type RecordAnswer } from '../behaviors/form/record.ts';
 import { saveRecord } from '../behaviors/form/save.ts';

@@ -1,7 +1,6 @@
 import { ERROR_CODES, STATUS_BY_KIND } from '../errors/codes.ts';
 import { ROW_STATES } from '../controllers/types.ts';
-import { RELATION_MESSAGE_KEYS } from '../controllers/types.ts';
-import { FORM_MESSAGES, LIST_MESSAGES } from '../behaviors/schema/schema.ts';
+import { FORM_MESSAGES, LIST_MESSAGES, RELATION_MESSAGE_KEYS } from '../controllers/types.ts';
 import { anyValue, arrayOf, boolean, exact, integer, mapOf, nullable, number, object, string, ID } from '../schema/json.ts';
 import { ref, type Header, type Response, type Schema } from '../schema/types.ts';
 

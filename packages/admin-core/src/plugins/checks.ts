@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import type { PluginDeclaration } from './declaration.ts';
 import type { NavigationDefinition } from './types.ts';
 

@@ -1,5 +1,5 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import { frozenCopy } from '../config/freeze.ts';
 import { isPlainObject } from '../validation/values.ts';
 import type { CapabilityResults, PluginCapabilities } from './capability.ts';
@@ -12,7 +12,7 @@ import {
   type PluginRouteDeclaration,
 } from './types.ts';
 import { checkNavigation, checkStrings, mayMatchPrefix } from './checks.ts';
-import { readonlyMap } from './readonly-map.ts';
+import { readonlyMap } from '../config/readonly-map.ts';
 
 /** First path segments an admin controller may not use: they are the admin's own routes. */
 const RESERVED_VENDOR_SEGMENTS = ['api', 'assets', 'login', 'settings'] as const;

@@ -1,5 +1,5 @@
 import type { PluginCapability } from '../plugins/capability.ts';
-import { readonlyMap } from '../plugins/readonly-map.ts';
+import { readonlyMap } from '../config/readonly-map.ts';
 import { addPluginSettings, checkSettingsLinks } from './registry.ts';
 import type { RegisteredSettings } from './types.ts';
 

@@ -1,11 +1,11 @@
-import { ConfigError, type ConfigErrorCode } from '../config/errors.ts';
+import { ConfigError, type ConfigErrorCode } from '../errors/config.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import type { FieldConfig } from '../controllers/types.ts';
 import { checkField } from '../fields/config.ts';
 import { BUILTIN_FIELD_TYPES } from '../fields/registry.ts';
 import type { FieldType, PropertyInfo } from '../fields/types.ts';
 import { CORE_FIELD_TYPES } from '../fields/yes-no.ts';
-import { isObject } from '../controllers/check-list.ts';
+import { isObject } from '../validation/values.ts';
 
 /**
  * Types a settings form accepts. Settings values are one JSON object per code, not an entity, so

@@ -1,10 +1,10 @@
-import { ConfigError, type ConfigErrorCode } from '../config/errors.ts';
+import { ConfigError, type ConfigErrorCode } from '../errors/config.ts';
 import type { PluginDeclaration } from '../plugins/declaration.ts';
 import type { Registry } from '../plugins/registry.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
 import { resolveSettingsFields } from './fields.ts';
 import type { RegisteredSettings, SettingsDefinition } from './types.ts';
-import { isObject } from '../controllers/check-list.ts';
+import { isObject } from '../validation/values.ts';
 
 /** A settings code is one URL segment: `/settings/{code}`. */
 const SETTINGS_CODE = /^[a-z][a-z0-9_-]{0,63}$/;

@@ -7,6 +7,10 @@
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
+/** Any object but an array or null (configuration values: class instances count). */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A JSON scalar a field may hold: a string, a finite number, a boolean or null. */
 export const isScalar = (value: unknown): value is string | number | boolean | null =>
   value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));

@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigErrorCode } from '../../src/config/errors.ts';
+import { ConfigError, type ConfigErrorCode } from '../../src/errors/config.ts';
 import { coreStrings } from '../../src/i18n/core-strings.ts';
 import { Strings } from '../../src/i18n/strings.ts';
 import {

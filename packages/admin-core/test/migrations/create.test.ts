@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineEntity, p } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigration, diffPluginSchema, migrationSource } from '../../src/migrations/create.ts';
+import { createMigration, diffPluginSchema, migrationSource } from '../../src/cli/migration-diff.ts';
 import { definePlugin, Migration, type PluginDefinition } from '../../src/index.ts';
 
 /*
@@ -126,7 +126,7 @@ describe('migration:create', () => {
 });
 
 describe('the migration:create command', () => {
-  const cli = join(import.meta.dirname, '../../src/migrations/cli.ts');
+  const cli = join(import.meta.dirname, '../../src/cli/migration-create.ts');
   const plugins = join(import.meta.dirname, '../fixtures/host-plugins.ts');
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });

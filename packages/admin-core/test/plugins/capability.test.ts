@@ -3,10 +3,10 @@ import { journalPlugin } from '../../../journal/src/index.ts';
 import { labPlugin } from '../fixtures/field-types.ts';
 import { pressPlugin } from '../fixtures/press.ts';
 import { backendPlugin } from '../../src/backend-plugin.ts';
-import { ConfigError } from '../../src/config/errors.ts';
+import { ConfigError } from '../../src/errors/config.ts';
 import type { PluginCapability } from '../../src/plugins/capability.ts';
 import { definePlugin, type PluginDefinition } from '../../src/plugins/define.ts';
-import { readonlyMap } from '../../src/plugins/readonly-map.ts';
+import { readonlyMap } from '../../src/config/readonly-map.ts';
 import { createRegistry, type Registry } from '../../src/plugins/registry.ts';
 import { registerPlugins } from '../../src/core.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ConfigError, type ConfigErrorCode, type ConfigErrorPlace } from '../../src/config/errors.ts';
+import { ConfigError, type ConfigErrorCode, type ConfigErrorPlace } from '../../src/errors/config.ts';
 
 /**
  * Runs `start` and asserts it fails with a `ConfigError` of `code` (docs/errors.md, "Start-up

@@ -1,6 +1,7 @@
-import { isObject, onlyKeys, type At } from '../../controllers/check-list.ts';
+import { onlyKeys, type At } from '../../controllers/check-list.ts';
+import { isObject } from '../../validation/values.ts';
 import type { ControllerConfig } from '../../controllers/types.ts';
-import { BUILTIN_TOOLBAR_BUTTONS } from './types.ts';
+import { BUILTIN_TOOLBAR_BUTTONS } from '../../controllers/action-config.ts';
 
 const KINDS = ['record', 'bulk', 'toolbar', 'widget'] as const;
 type Kind = (typeof KINDS)[number];

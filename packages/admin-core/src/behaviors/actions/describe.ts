@@ -2,7 +2,7 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import { object, string } from '../../schema/json.ts';
 import { headerParam, idParam, jsonBody, namedParam, ok, type RouteSchema } from '../../schema/route.ts';
 import { ref } from '../../schema/types.ts';
-import { offeredBulkActions } from './bulk.ts';
+import { offeredBulkActions } from '../../controllers/action-bulk.ts';
 
 /*
  * The descriptions of the action routes (docs/actions.md; docs/openapi.md, "Operations"). An

@@ -1,4 +1,4 @@
-import { offeredBulkActions } from './bulk.ts';
+import { offeredBulkActions } from '../../controllers/action-bulk.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { Validation } from '../../errors/index.ts';
 import { ok } from '../../http/envelope.ts';

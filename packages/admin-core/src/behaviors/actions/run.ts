@@ -1,4 +1,4 @@
-import { offeredBulkActions } from './bulk.ts';
+import { offeredBulkActions } from '../../controllers/action-bulk.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hasPermissions } from '../../auth/permissions.ts';
 import type { Principal } from '../../auth/principal.ts';

@@ -12,7 +12,7 @@ export type {
   WidgetActionDefinition,
   ControllerActions,
 } from '../../controllers/action-config.ts';
-export { defineActions } from '../../controllers/action-config.ts';
+export { defineActions, BUILTIN_TOOLBAR_BUTTONS } from '../../controllers/action-config.ts';
 
 /** AdminActionResult (docs/actions.md, "Keys of each kind" and "Record actions"). */
 export interface AdminActionResult {
@@ -27,31 +27,6 @@ export interface BulkActionResult {
   message: string;
 }
 
-/** RecordAction (docs/actions.md, "Lists of actions (per admin)"): `danger` only when true. */
-export type RecordAction = {
-  name: string;
-  label: string;
-  confirm?: string;
-  danger?: true;
-};
-
-/**
- * BulkAction and ToolbarAction (docs/actions.md, "Lists of actions (per admin)"), as the list schema serves them
- * (types, so they fit `Record<string, unknown>`).
- */
-export type BulkAction = {
-  name: string;
-  label: string;
-  confirm?: string;
-};
-export type ToolbarAction = {
-  name: string;
-  label: string;
-};
-
 /** Limits in bytes of UTF-8 JSON (docs/actions.md, "Widget actions" and "The answer's `data` (every kind)"). */
 export const WIDGET_PAYLOAD_MAX_BYTES = 64 * 1024;
 export const ACTION_DATA_MAX_BYTES = 256 * 1024;
-
-/** Toolbar buttons the admin application draws itself; any other name is a toolbar action. */
-export const BUILTIN_TOOLBAR_BUTTONS: readonly string[] = ['create', 'delete'];

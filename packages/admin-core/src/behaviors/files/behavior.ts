@@ -2,6 +2,7 @@ import { recordAudit } from '../../audit/record.ts';
 import type { Behavior, BindingOwner } from '../behavior.ts';
 import { applyFileBindings, checkFileRules } from './apply.ts';
 import { fileFieldOf } from './field.ts';
+import { dropRecordFiles } from './outbox.ts';
 import { fileRoutes } from './routes.ts';
 import { fileStrings } from './strings.ts';
 
@@ -23,6 +24,7 @@ const fileBindings: BindingOwner = {
     return { outbox: applied.outbox };
   },
   afterApply: checkFileRules,
+  dropRecords: dropRecordFiles,
 };
 
 /** Files attached to records (docs/files.md). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { formatBytes } from '../../fields/plugin/upload.ts';
+import { formatBytes } from '../uploads/upload.ts';
 import type { BlobInput } from './prepare.ts';
 import { FILE_UPLOAD_FIELD } from './prepare.ts';
 import type { FileSource } from './source.ts';

@@ -10,11 +10,11 @@ export const dropFiles = (ctx: OperationContext, em: EntityManager, ids: readonl
 
 /** The files of deleted records go with them, blobs after the commit (docs/files.md, "Saves"). */
 export async function dropRecordFiles(
-  ctx: OperationContext,
-  em: EntityManager,
   controller: ResolvedController,
   recordIds: readonly number[],
-) {
+  em: EntityManager,
+  ctx: OperationContext,
+): Promise<number[]> {
   if (recordIds.length === 0 || fileFields(controller).length === 0) return [];
   const rows = await em.execute<Array<{ id: number }>>(
     `select id from cms_files where attachment_type = ? and attachment_id in (${recordIds.map(() => '?').join(', ')}) for update`,
@@ -25,13 +25,4 @@ export async function dropRecordFiles(
     em,
     rows.map((row) => Number(row.id)),
   );
-}
-
-/** After the commit: blob deletion failures are retried by the janitor, never an error of the committed write. */
-export async function flushAfterCommit(ctx: OperationContext, outbox: number[]): Promise<void> {
-  try {
-    await ctx.services.blobs.flush(outbox);
-  } catch (error) {
-    ctx.services.config.logger.warn('blob deletion after commit failed; will retry', { error: String(error) });
-  }
 }

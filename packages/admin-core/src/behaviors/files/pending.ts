@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext } from '../../context/operation.ts';
 import { removeBindings, type BindingOwner } from '../../bindings/store.ts';
 import { Validation } from '../../errors/index.ts';
-import { formatBytes } from '../../fields/plugin/upload.ts';
+import { formatBytes } from '../uploads/upload.ts';
 import type { FileField } from './field.ts';
 import { deleteFileRows, type FileRow } from './items.ts';
 

@@ -5,7 +5,7 @@ import { isAdminError } from '../../errors/index.ts';
 import { imageWork } from '../../storage/image-queue.ts';
 import { inspectImage, MAX_IMAGE_PIXELS, sanitizeFileName } from '../../storage/images.ts';
 import { newBlobKey } from '../../storage/storage.ts';
-import { formatBytes } from '../../fields/plugin/upload.ts';
+import { formatBytes } from '../uploads/upload.ts';
 import type { FileField } from './field.ts';
 import { thumbKeyOf } from './items.ts';
 

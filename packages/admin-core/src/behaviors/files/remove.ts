@@ -3,7 +3,8 @@ import type { ResolvedController } from '../../controllers/resolve.ts';
 import { putBindings, removeBindings } from '../../bindings/store.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { findFile, openFiles, type FileInput } from './open.ts';
-import { dropFiles, flushAfterCommit } from './outbox.ts';
+import { dropFiles } from './outbox.ts';
+import { flushAfterCommit } from '../../context/after-commit.ts';
 
 /** `DELETE {base}/{fileId}`: with a session key the removal waits for the save (a pending upload goes at once); without, the file goes now. */
 export async function removeFile(controller: ResolvedController, input: FileInput, ctx: OperationContext): Promise<{ removed: number }> {
@@ -28,6 +29,6 @@ export async function removeFile(controller: ResolvedController, input: FileInpu
       });
     return { removed: 1 };
   });
-  await flushAfterCommit(ctx, outbox);
+  await flushAfterCommit(ctx.services, outbox);
   return answer;
 }

@@ -8,7 +8,8 @@ import { putFileInto } from '../../storage/storage.ts';
 import { fileItem, type FileItem, type FileRow } from './items.ts';
 import { releaseSource, withLocalFile, type Refuse } from './local-file.ts';
 import { listOf, openFiles, type FilesInput } from './open.ts';
-import { dropFiles, flushAfterCommit } from './outbox.ts';
+import { dropFiles } from './outbox.ts';
+import { flushAfterCommit } from '../../context/after-commit.ts';
 import { makeRoomForPending } from './pending.ts';
 import { FILE_UPLOAD_FIELD, prepareBlob } from './prepare.ts';
 import type { FileSource } from './source.ts';
@@ -126,7 +127,7 @@ export async function uploadFile(controller: ResolvedController, input: UploadIn
         return fileItem(row, field, storage, target.owner !== undefined);
       });
       if (duplicate) await ctx.services.blobs.discard(written);
-      await flushAfterCommit(ctx, outbox);
+      await flushAfterCommit(ctx.services, outbox);
       // A retry answers exactly as the first upload did.
       return answer;
     } catch (error) {

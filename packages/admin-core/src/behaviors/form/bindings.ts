@@ -38,3 +38,20 @@ export async function applyBindings(
   if (Object.keys(details).length) throw Validation(details);
   return outbox;
 }
+
+/**
+ * A hard delete's other half, in its transaction: each owner drops what belongs to the deleted
+ * records (files: their `cms_files` rows, blobs after the commit). Answers the blob outbox.
+ */
+export async function dropWithRecords(
+  ctx: OperationContext,
+  em: EntityManager,
+  controller: ResolvedController,
+  recordIds: readonly number[],
+): Promise<number[]> {
+  const outbox: number[] = [];
+  if (recordIds.length === 0) return outbox;
+  for (const owner of ctx.services.bindingOwners)
+    if (owner.dropRecords) outbox.push(...(await owner.dropRecords(controller, recordIds, em, ctx)));
+  return outbox;
+}

@@ -9,7 +9,8 @@ import { scopeCondition } from '../list/conditions.ts';
 import { deleteViolation } from './constraints.ts';
 import { loadRecord } from './record.ts';
 import { recordAudit } from '../../audit/record.ts';
-import { dropRecordFiles, flushAfterCommit } from '../files/outbox.ts';
+import { flushAfterCommit } from '../../context/after-commit.ts';
+import { dropWithRecords } from './bindings.ts';
 
 /** Removes the row, or sets the soft-delete column when the controller declares one. */
 function removeRecord(controller: ResolvedController, record: Record<string, unknown>, em: EntityManager) {
@@ -29,11 +30,11 @@ export async function deleteRecord(controller: ResolvedController, id: number, c
       await controller.config.hooks?.beforeDelete?.(record, ctx.scope(em));
       removeRecord(controller, record, em);
       await em.flush();
-      if (!controller.config.softDelete) outbox = await dropRecordFiles(ctx, em, controller, [id]);
+      if (!controller.config.softDelete) outbox = await dropWithRecords(ctx, em, controller, [id]);
       await recordAudit(em, ctx, { action: 'delete', target: controller.address, recordIds: [id] });
       return { deleted: 1 };
     });
-    await flushAfterCommit(ctx, outbox);
+    await flushAfterCommit(ctx.services, outbox);
     return answer;
   } catch (error) {
     throw deleteViolation(error, 'id') ?? error;
@@ -76,12 +77,12 @@ export async function bulkDelete(controller: ResolvedController, ids: number[], 
       }
       await em.flush();
       const deleted = records.map((record) => Number((record as { id: unknown }).id));
-      if (!controller.config.softDelete) outbox = await dropRecordFiles(ctx, em, controller, deleted);
+      if (!controller.config.softDelete) outbox = await dropWithRecords(ctx, em, controller, deleted);
       if (deleted.length)
         await recordAudit(em, ctx, { action: 'delete', target: controller.address, recordIds: deleted, detail: 'bulk-delete' });
       return { deleted: records.length };
     });
-    await flushAfterCommit(ctx, outbox);
+    await flushAfterCommit(ctx.services, outbox);
     return answer;
   } catch (error) {
     throw deleteViolation(error, 'ids') ?? error;

@@ -1,7 +1,7 @@
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
 import type { AuthedRequest, ControllerRoute, RouteDefinition } from '../../http/types.ts';
-import { recordActionsFor } from '../actions/lists.ts';
+import { recordActionsFor } from '../../controllers/action-lists.ts';
 import { bulkDelete, deleteRecord } from './delete.ts';
 import { describeBulkDelete, describeCreate, describeDelete, describeShow, describeSingleton, describeUpdate } from './describe.ts';
 import { encodeRecord, readRecord } from './record.ts';

@@ -19,7 +19,7 @@ import { recordAudit } from '../../audit/record.ts';
 import { checkVersion, withVersion, type VersionCondition } from './version.ts';
 import { applyBindings } from './bindings.ts';
 import { treeParentRefusal } from './tree.ts';
-import { flushAfterCommit } from '../files/outbox.ts';
+import { flushAfterCommit } from '../../context/after-commit.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import type { SaveContext, ScopeContext } from '../../controllers/types.ts';
 
@@ -334,7 +334,7 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       await em.flush();
       return withVersion(controller, answer, em, ctx.services.config.secret);
     });
-    await flushAfterCommit(ctx, outbox);
+    await flushAfterCommit(ctx.services, outbox);
     return answer;
   } catch (error) {
     // Field messages that are still string keys (hooks write them) are localized by the envelope.

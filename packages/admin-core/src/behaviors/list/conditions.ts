@@ -1,5 +1,5 @@
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { scopeWhere } from '../../controllers/no-rows.ts';
+import { scopeWhere } from '../../database/conditions.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 
 /** The scope of a behaviour (`list` or `form`) as a condition; undefined means every row (`NO_ROWS`: none). */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../database/open.ts';
 import type { ResolvedColumn, ResolvedController } from '../../controllers/resolve.ts';
-import { scopeWhere } from '../../controllers/no-rows.ts';
+import { scopeWhere } from '../../database/conditions.ts';
 import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import { scopeCondition } from './conditions.ts';
 import { belongsToManyLabelsSql } from './labels.ts';

@@ -1,6 +1,6 @@
 import type { EntityProperty } from '@mikro-orm/core';
 import type { ResolvedController } from '../../controllers/resolve.ts';
-import { scopeWhere } from '../../controllers/no-rows.ts';
+import { scopeWhere } from '../../database/conditions.ts';
 import type { Condition } from '../../controllers/types.ts';
 import { NotFound, Validation, type ErrorDetails } from '../../errors/index.ts';
 import type { OperationContext, RequestContext } from '../../context/operation.ts';

@@ -1,5 +1,6 @@
 import type { At } from '../../controllers/check-list.ts';
-import { isObject, onlyKeys } from '../../controllers/check-list.ts';
+import { onlyKeys } from '../../controllers/check-list.ts';
+import { isObject } from '../../validation/values.ts';
 import type { ControllerConfig } from '../../controllers/types.ts';
 import { compileTemplate, TEMPLATE_MAX_LENGTH, type CompiledTemplate } from './engine.ts';
 import type { PartialConfig } from './types.ts';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import type { ResolvedReorder } from '../../controllers/check-reorder.ts';
-import { scopeWhere } from '../../controllers/no-rows.ts';
+import { scopeWhere } from '../../database/conditions.ts';
 import { Conflict, NotFound, Validation } from '../../errors/index.ts';
 import { MAX_ID } from '../../http/params.ts';
 import { isPlainObject } from '../../validation/values.ts';

@@ -3,7 +3,7 @@ import { ok } from '../../http/envelope.ts';
 import type { ControllerRoute, RouteDefinition } from '../../http/types.ts';
 import { ok as described } from '../../schema/route.ts';
 import { ref } from '../../schema/types.ts';
-import { listActions } from '../actions/lists.ts';
+import { listActions } from '../../controllers/action-lists.ts';
 import { formSchema, listSchema } from './schema.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import { FORM_MESSAGES, LIST_MESSAGES } from '../../controllers/types.ts';
 import type { PluralForms, Strings } from '../../i18n/strings.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { PermissionDefinition } from '../../plugins/define.ts';
@@ -7,7 +8,7 @@ import type { AdminServices } from '../../context/services.ts';
 import type { FormConfig } from '../../controllers/types.ts';
 import { formAssets } from '../../fields/plugin/routes.ts';
 import { mayWrite } from '../../fields/write.ts';
-import { widgetPermitted } from '../actions/lists.ts';
+import { widgetPermitted } from '../../controllers/action-lists.ts';
 
 /** FormField keys served as the author wrote them (labels are localized below; docs/controllers.md, "FieldConfig"). */
 const PASSTHROUGH = [
@@ -52,24 +53,6 @@ const PASSTHROUGH = [
   'translatable',
 ] as const;
 const LOCALIZED = ['label', 'comment', 'tab', 'emptyOption', 'prompt', 'actionLabel'] as const;
-
-/** FormMessages and ListMessages keys (spec 2.5, 2.6), also the OpenAPI document's. */
-export const FORM_MESSAGES = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'] as const;
-export const LIST_MESSAGES = [
-  'create',
-  'deleteConfirm',
-  'deleteSelected',
-  'deleted',
-  'empty',
-  'emptySearch',
-  'emptySearchHint',
-  'recordCount',
-  'rowStateDeleted',
-  'rowStateDisabled',
-  'rowStateNegative',
-  'searchPrompt',
-  'selected',
-] as const;
 
 /** A message as plural forms: a registered key gives its forms, plain text gives `{other}`. */
 export const formsOf = (strings: Strings, locale: string, keyOrText: string): PluralForms =>

@@ -1,6 +1,6 @@
 import type { PluginAssets } from '../../assets/index.ts';
 import type { PluginCapability } from '../../plugins/capability.ts';
-import { readonlyMap } from '../../plugins/readonly-map.ts';
+import { readonlyMap } from '../../config/readonly-map.ts';
 import type { FieldType } from '../types.ts';
 import { addPluginFieldTypes } from './register.ts';
 

@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigErrorCode } from '../../config/errors.ts';
+import { ConfigError, type ConfigErrorCode } from '../../errors/config.ts';
 import type { PluginAssets } from '../../assets/index.ts';
 import type { PluginDeclaration } from '../../plugins/declaration.ts';
 import { isPlainObject } from '../common.ts';

@@ -1,4 +1,4 @@
-import { loadAvatar, toProfile } from '../account/profile.ts';
+import { loadAvatar, toProfile } from './profile.ts';
 import type { OperationContext, RequestContext } from '../context/operation.ts';
 import { isAdminError, Unauthorized, Validation } from '../errors/index.ts';
 import { ok } from '../http/envelope.ts';
@@ -6,8 +6,8 @@ import { SESSION_COOKIE } from '../http/cookies.ts';
 import type { AdminRequest, AdminResponse, AuthedRequest, CookieInstruction, RouteDefinition } from '../http/types.ts';
 import { headerParam, jsonBody, ok as described } from '../schema/route.ts';
 import { ref } from '../schema/types.ts';
-import type { IssuedToken } from './service.ts';
-import { normalizeLoginKey } from './throttle.ts';
+import type { IssuedToken } from '../auth/service.ts';
+import { normalizeLoginKey } from '../auth/throttle.ts';
 import { recordAudit } from '../audit/record.ts';
 
 /** AdminLoginRequest (docs/auth.md): the pipeline checked it against the route's description. */

@@ -1,6 +1,6 @@
-import { isConfigErrorCode, type ConfigErrorCode } from './error-codes.ts';
+import { isConfigErrorCode, type ConfigErrorCode } from './config-codes.ts';
 
-export { CONFIG_ERROR_CODES, type ConfigErrorCode } from './error-codes.ts';
+export { CONFIG_ERROR_CODES, type ConfigErrorCode } from './config-codes.ts';
 
 /**
  * A start-up error (docs/errors.md, "Start-up errors"): a `code` from the closed table

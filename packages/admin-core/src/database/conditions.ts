@@ -1,5 +1,5 @@
 import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
-import type { Condition } from './types.ts';
+import type { Condition } from '../controllers/types.ts';
 
 /**
  * The condition that selects no row: what a scope, a scope filter or a `relationScope` returns

@@ -6,11 +6,11 @@ import { ok as answered } from '../../http/envelope.ts';
 import { anyValue } from '../../schema/json.ts';
 import { idParam, multipartBody, ok, type RouteSchema } from '../../schema/route.ts';
 import type { AdminResponse, AuthedRequest, ControllerRoute, RouteDefinition } from '../../http/types.ts';
-import { loadRecord } from '../../behaviors/form/record.ts';
-import { inContext } from '../context.ts';
+import { loadRecord } from '../form/record.ts';
+import { inContext } from '../../fields/context.ts';
 import { isPlainObject } from '../../validation/values.ts';
-import { asFieldError, pluginFieldTypeOf, PluginFieldTypeFailure, type PluginFieldType } from './field-type.ts';
-import { isJsonValue } from './json.ts';
+import { asFieldError, pluginFieldTypeOf, PluginFieldTypeFailure, type PluginFieldType } from '../../fields/plugin/field-type.ts';
+import { isJsonValue } from '../../fields/plugin/json.ts';
 import { recordingStorage } from '../../storage/storage.ts';
 import { recordAudit } from '../../audit/record.ts';
 

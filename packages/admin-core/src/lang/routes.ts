@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
 import type { AdminRequest, RouteDefinition } from '../http/types.ts';
-import { matchLocale } from './strings.ts';
+import { matchLocale } from '../i18n/strings.ts';
 import { arrayOf, exact, string } from '../schema/json.ts';
 import { ok as described, queryParam } from '../schema/route.ts';
 import { ref } from '../schema/types.ts';

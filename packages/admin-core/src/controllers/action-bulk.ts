@@ -1,4 +1,4 @@
-import type { ControllerConfig } from '../../controllers/types.ts';
+import type { ControllerConfig } from './types.ts';
 
 /** A bulk action as the list offers it: its name, and its label and confirm question (string keys or text). */
 export interface OfferedBulkAction {

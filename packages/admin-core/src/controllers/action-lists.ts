@@ -1,9 +1,9 @@
-import { hasPermissions } from '../../auth/permissions.ts';
-import type { Principal } from '../../auth/principal.ts';
-import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import type { OperationContext } from '../../context/operation.ts';
-import { offeredBulkActions } from './bulk.ts';
-import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './types.ts';
+import { hasPermissions } from '../auth/permissions.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ResolvedController, ResolvedField } from './resolve.ts';
+import type { OperationContext } from '../context/operation.ts';
+import { offeredBulkActions } from './action-bulk.ts';
+import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './action-config.ts';
 
 /*
  * The lists of actions served to the admin application (docs/actions.md, "Lists of actions (per

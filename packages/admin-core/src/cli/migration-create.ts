@@ -9,7 +9,7 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginDefinition } from '../plugins/define.ts';
-import { createMigration } from './create.ts';
+import { createMigration } from './migration-diff.ts';
 
 const USAGE = 'usage: migration:create <vendor.plugin> <name> --plugins <module exporting `plugins`> [--dir <migrations folder>]';
 
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   for (const sql of created.up) console.log(`  ${sql};`);
   console.log(
     `\nReview the SQL, then add it to the plugin's migrations, after the last one:\n` +
-      `  import { ${created.className} } from './${created.name.split('/')[1]}.ts';\n` +
+      `  import { ${created.className} } from '../migrations/${created.name.split('/')[1]}.ts';\n` +
       `  { name: '${created.name}', class: ${created.className} },`,
   );
   return 0;

@@ -1,6 +1,6 @@
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../errors/config.ts';
 import type { PluginDeclaration } from '../plugins/declaration.ts';
-import { isObject } from '../controllers/check-list.ts';
+import { isObject } from '../validation/values.ts';
 
 /**
  * Secrets the host supplies from its environment, by settings code and field name:

@@ -7,7 +7,7 @@ import { Validation } from '../errors/index.ts';
 import { ID, arrayOf, exact, integer, object, string } from '../schema/json.ts';
 import { answer, envelope, idParam, jsonBody, ok as described } from '../schema/route.ts';
 import { ref } from '../schema/types.ts';
-import { createApiToken, listApiTokens, revokeApiToken } from './api-tokens.ts';
+import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-tokens.ts';
 import { recordAudit } from '../audit/record.ts';
 
 /**
