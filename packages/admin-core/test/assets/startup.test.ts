@@ -3,12 +3,13 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, ConfigError, definePlugin, type PluginAssetsDefinition } from '@cms/admin-core';
+import { ASSET_MAX_BYTES, ASSETS_TOTAL_MAX_BYTES, type ConfigErrorCode, definePlugin, type PluginAssetsDefinition } from '@cms/admin-core';
 import { PluginAssets } from '../../src/assets/index.ts';
 import { registerPlugins } from '../../src/core.ts';
 import { createAdmin } from '@cms/admin-koa';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
 import { silentLogger } from '../../../../test/support/logger.ts';
+import { assertConfigError, expectConfigError } from '../support/config-error.ts';
 import { assetFixture, type AssetFixture } from './support.ts';
 
 const CODE = 'acme.assettest';
@@ -19,15 +20,9 @@ const register = (assets: unknown) => {
   return registry;
 };
 
-/** The ConfigError a declaration is refused with; fails when it is accepted. */
-function refusal(assets: unknown): string {
-  try {
-    register(assets);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('the declaration was accepted');
+/** Asserts the declaration is refused with a ConfigError of `code` naming the plugin and `key`. */
+function refuse(assets: unknown, code: ConfigErrorCode, key: string): void {
+  expectConfigError(() => register(assets), code, { plugin: CODE, key });
 }
 
 describe('plugin assets: start-up checks', () => {
@@ -77,8 +72,7 @@ describe('plugin assets: start-up checks', () => {
   });
 
   it.each([[[]], ['color.js'], [null], [new Map()], [42]])('refuses `assets` that is not an object of keys (%s)', (assets) => {
-    const message = refusal(assets);
-    expect(message).toContain(`plugin "${CODE}", key "assets"`);
+    refuse(assets, 'asset_value_invalid', 'assets');
   });
 
   it.each([
@@ -107,34 +101,28 @@ describe('plugin assets: start-up checks', () => {
     'é.js',
     'a\u0000.js',
   ])('refuses the key %j as not a plain file name', (key) => {
-    const message = refusal({ [key]: js });
-    expect(message).toContain(`plugin "${CODE}", key "assets.${key}"`);
-    expect(message).toContain('not a plain relative file name');
+    refuse({ [key]: js }, 'asset_key_invalid', `assets.${key}`);
   });
 
   it.each(['page.html', 'a.htm', 'run.exe', 'a.txt', 'a.xml', 'a.jpg', 'a.gif', 'noext', 'a.js.', 'a.woff', 'a.wasm'])(
     'refuses the extension of %j',
     (key) => {
-      const message = refusal({ [key]: js });
-      expect(message).toContain(`key "assets.${key}"`);
-      expect(message).toContain('extension is not served');
+      refuse({ [key]: js }, 'asset_type_unsupported', `assets.${key}`);
     },
   );
 
   it.each([
-    ['a relative path', 'client/registered.js', 'must be a file URL or an absolute path'],
-    ['an http URL', new URL('https://example.com/a.js'), 'is not a file URL'],
-    ['a number', 42, 'must be a file URL or an absolute path'],
-  ])('refuses %s as the location', (_, location, problem) => {
-    const message = refusal({ 'a.js': location });
-    expect(message).toContain(`plugin "${CODE}", key "assets.a.js"`);
-    expect(message).toContain(problem);
+    ['a relative path', 'client/registered.js'],
+    ['an http URL', new URL('https://example.com/a.js')],
+    ['a number', 42],
+  ])('refuses %s as the location', (_, location) => {
+    refuse({ 'a.js': location }, 'asset_location_invalid', 'assets.a.js');
   });
 
   it('refuses a missing file, a folder and a symbolic link', () => {
-    expect(refusal({ 'a.js': pathToFileURL(join(f.dir, 'missing.js')) })).toMatch(/key "assets\.a\.js": cannot read .*ENOENT/);
-    expect(refusal({ 'a.js': pathToFileURL(join(f.dir, 'sub')) })).toContain('is not a regular file');
-    expect(refusal({ 'a.js': pathToFileURL(join(f.dir, 'link.js')) })).toContain('is a symbolic link');
+    refuse({ 'a.js': pathToFileURL(join(f.dir, 'missing.js')) }, 'asset_unreadable', 'assets.a.js');
+    refuse({ 'a.js': pathToFileURL(join(f.dir, 'sub')) }, 'asset_not_file', 'assets.a.js');
+    refuse({ 'a.js': pathToFileURL(join(f.dir, 'link.js')) }, 'asset_not_file', 'assets.a.js');
   });
 
   it('accepts a file of exactly the size limit and refuses one byte more', async () => {
@@ -143,7 +131,7 @@ describe('plugin assets: start-up checks', () => {
     await writeFile(at, Buffer.alloc(ASSET_MAX_BYTES, 0x20));
     await writeFile(over, Buffer.alloc(ASSET_MAX_BYTES + 1, 0x20));
     expect(register({ 'at.js': pathToFileURL(at) }).find('acme', 'assettest', 'at.js')!.body.length).toBe(ASSET_MAX_BYTES);
-    expect(refusal({ 'over.js': pathToFileURL(over) })).toContain(`has ${ASSET_MAX_BYTES + 1} bytes`);
+    refuse({ 'over.js': pathToFileURL(over) }, 'asset_too_large', 'assets.over.js');
   });
 
   it("bounds the sum of every plugin's files", async () => {
@@ -154,22 +142,20 @@ describe('plugin assets: start-up checks', () => {
     expect(
       register(Object.fromEntries(keys.slice(0, count).map((k) => [k, pathToFileURL(big)]))).has('acme', 'assettest', `big${count - 1}.js`),
     ).toBe(true);
-    expect(refusal(Object.fromEntries(keys.map((k) => [k, pathToFileURL(big)])))).toContain(
-      `key "assets.big${count}.js": the client files of all plugins exceed`,
-    );
+    refuse(Object.fromEntries(keys.map((k) => [k, pathToFileURL(big)])), 'asset_too_large', `assets.big${count}.js`);
   });
 
   it.each([
-    ['pixel.png', Buffer.from('\xff\xd8\xff\xe0 a jpeg', 'latin1'), 'is not a image/png file'],
-    ['pic.webp', Buffer.from('RIFF\0\0\0\0WAVE', 'latin1'), 'is not a image/webp file'],
-    ['font.woff2', Buffer.from('wOFF', 'latin1'), 'is not a font/woff2 file'],
-    ['data.json', Buffer.from('{"a":'), 'is not valid JSON'],
-    ['app.js.map', Buffer.from('not json'), 'is not valid JSON'],
-    ['app.js', Buffer.from([0x61, 0xff, 0xfe]), 'is not UTF-8 text'],
-  ])('refuses %s whose content is not what the extension says', async (key, body, problem) => {
+    ['pixel.png', Buffer.from('\xff\xd8\xff\xe0 a jpeg', 'latin1')],
+    ['pic.webp', Buffer.from('RIFF\0\0\0\0WAVE', 'latin1')],
+    ['font.woff2', Buffer.from('wOFF', 'latin1')],
+    ['data.json', Buffer.from('{"a":')],
+    ['app.js.map', Buffer.from('not json')],
+    ['app.js', Buffer.from([0x61, 0xff, 0xfe])],
+  ])('refuses %s whose content is not what the extension says', async (key, body) => {
     const path = join(f.dir, `content-${key}`);
     await writeFile(path, body);
-    expect(refusal({ [key]: pathToFileURL(path) })).toContain(problem);
+    refuse({ [key]: pathToFileURL(path) }, 'asset_type_mismatch', `assets.${key}`);
   });
 
   it('accepts each allowed kind with matching content', async () => {
@@ -202,13 +188,14 @@ describe('plugin assets: start-up checks', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toContain(`plugin "${CODE}", key "assets.page.html": the file extension is not served`);
+    assertConfigError(error, 'asset_type_unsupported', { plugin: CODE, key: 'assets.page.html' });
   });
 
   it('refuses through the registry at start-up, naming plugin and key', () => {
     const plugin = pluginWith({ '../x.js': js });
-    expect(() => registerPlugins([plugin], { prefix: '/backend' })).toThrow(ConfigError);
-    expect(() => registerPlugins([plugin], { prefix: '/backend' })).toThrow(`plugin "${CODE}", key "assets.../x.js"`);
+    expectConfigError(() => registerPlugins([plugin], { prefix: '/backend' }), 'asset_key_invalid', {
+      plugin: CODE,
+      key: 'assets.../x.js',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, startTestAdmin, type SeededAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, expectError, sessionCookie, XHR } from '../../../../test/support/auth.ts';
+import { expectConfigError } from '../support/config-error.ts';
 
 describe('POST /auth/login', () => {
   let t: TestAdmin;
@@ -202,6 +203,10 @@ describe('cookie settings', () => {
   });
 
   it('refuses to start in production with an insecure cookie', async () => {
-    await expect(startTestAdmin({ adapter: 'node', production: true, backend: { cookie_secure: false } })).rejects.toThrow(/cookie_secure/);
+    await expectConfigError(
+      () => startTestAdmin({ adapter: 'node', production: true, backend: { cookie_secure: false } }),
+      'config_cookie_insecure',
+      { key: 'backend.cookie_secure' },
+    );
   });
 });

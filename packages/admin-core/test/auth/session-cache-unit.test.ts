@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionCache } from '../../src/auth/session-cache.ts';
 import type { PrincipalAdmin } from '../../src/auth/principal.ts';
 import { resolveConfig } from '../../src/config/resolve.ts';
+import { expectConfigError } from '../support/config-error.ts';
 
 const admin = (id: number, roleId: number | null = null): PrincipalAdmin => ({
   id,
@@ -133,7 +134,9 @@ describe('sessionCacheSeconds', () => {
   });
   it('refuses anything else, naming the key', () => {
     for (const value of [-1, 61, 1.5, '5']) {
-      expect(() => resolveConfig({ ...base, sessionCacheSeconds: value as number })).toThrow(/sessionCacheSeconds/);
+      expectConfigError(() => resolveConfig({ ...base, sessionCacheSeconds: value as number }), 'config_value_invalid', {
+        key: 'sessionCacheSeconds',
+      });
     }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.ts';
+import { expectConfigError } from '../support/config-error.ts';
 
 /** The bounds of form sessions (docs/host-guide.md, "Configuration reference"; docs/files.md, "Pending uploads"). */
 describe('formSessionMaxPendingBytes and formSessionMaxCreated', () => {
@@ -15,8 +16,12 @@ describe('formSessionMaxPendingBytes and formSessionMaxCreated', () => {
 
   it('refuse anything else, naming the key', () => {
     for (const value of [-1, 1.5, '100', Number.POSITIVE_INFINITY])
-      expect(() => resolveConfig({ ...base, formSessionMaxPendingBytes: value as number })).toThrow(/formSessionMaxPendingBytes/);
+      expectConfigError(() => resolveConfig({ ...base, formSessionMaxPendingBytes: value as number }), 'config_value_invalid', {
+        key: 'formSessionMaxPendingBytes',
+      });
     for (const value of [0, 10_001, 2.5, '3'])
-      expect(() => resolveConfig({ ...base, formSessionMaxCreated: value as number })).toThrow(/formSessionMaxCreated/);
+      expectConfigError(() => resolveConfig({ ...base, formSessionMaxCreated: value as number }), 'config_value_invalid', {
+        key: 'formSessionMaxCreated',
+      });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpError } from './startup-error.ts';
-import { ConfigError, defineController, definePlugin, type FieldConfig } from '../../src/index.ts';
+import { assertConfigError, expectConfigError } from '../support/config-error.ts';
+import { type ConfigErrorCode, defineController, definePlugin, type FieldConfig } from '../../src/index.ts';
 import { resolveSettingsFields } from '../../src/settings/fields.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
 import { expectError } from '../../../../test/support/auth.ts';
@@ -63,51 +64,52 @@ describe('field-level write permissions: start-up checks', () => {
     return startUpError([enginePlugin, guardPlugin(guardController(fields))]);
   }
 
-  const refusals: Array<[string, (fields: Record<string, any>) => void, string, RegExp]> = [
+  const refusals: Array<[string, (fields: Record<string, any>) => void, string, ConfigErrorCode]> = [
     [
       'an undeclared permission code',
       (f) => (f.rank.write = { permissions: ['test.guard.nope'] }),
       'form.fields.rank.write.permissions',
-      /unknown permission "test\.guard\.nope"/,
+      'permission_unknown',
     ],
-    ['no permission at all', (f) => (f.rank.write = { permissions: [] }), 'form.fields.rank.write.permissions', /non-empty array/],
-    ['a list instead of a rule', (f) => (f.rank.write = [RANK]), 'form.fields.rank.write', /must be `\{ permissions/],
-    ['an unknown key', (f) => (f.rank.write = { permissions: [RANK], when: 'x' }), 'form.fields.rank.write', /unknown key "when"/],
-    ['empty values', (f) => (f.status.write = { permissions: [CLOSE], values: [] }), 'form.fields.status.write.values', /non-empty/],
+    ['no permission at all', (f) => (f.rank.write = { permissions: [] }), 'form.fields.rank.write.permissions', 'field_option_invalid'],
+    ['a list instead of a rule', (f) => (f.rank.write = [RANK]), 'form.fields.rank.write', 'field_option_invalid'],
+    ['an unknown key', (f) => (f.rank.write = { permissions: [RANK], when: 'x' }), 'form.fields.rank.write', 'field_key_unknown'],
+    [
+      'empty values',
+      (f) => (f.status.write = { permissions: [CLOSE], values: [] }),
+      'form.fields.status.write.values',
+      'field_option_invalid',
+    ],
     [
       'a value that is not a scalar',
       (f) => (f.status.write = { permissions: [CLOSE], values: [['closed']] }),
       'form.fields.status.write.values',
-      /scalars/,
+      'field_option_invalid',
     ],
     [
       'a value that is not an option',
       (f) => (f.status.write = { permissions: [CLOSE], values: ['shut'] }),
       'form.fields.status.write.values',
-      /"shut" is not an option/,
+      'field_options_conflict',
     ],
     [
       'a field without a value',
       (f) => (f.note = { type: 'partial', path: 'x', write: { permissions: [RANK] } }),
       'form.fields.note.write',
-      /a partial field has no value to write/,
+      'field_rule_invalid',
     ],
   ];
-  for (const [what, patch, key, problem] of refusals) {
+  for (const [what, patch, key, code] of refusals) {
     it(`refuses ${what}, naming plugin, controller, field and key`, async () => {
-      const error = await startError(patch);
-      expect(error, what).toBeInstanceOf(ConfigError);
-      const message = (error as Error).message;
-      expect(message).toContain('test.guard');
-      expect(message).toContain(GUARD);
-      expect(message).toContain(`"${key}"`);
-      expect(message).toMatch(problem);
+      assertConfigError(await startError(patch), code, { plugin: 'test.guard', controller: GUARD, key });
     });
   }
 
   it('refuses `write` on a settings form (a settings code has its own permissions)', () => {
-    expect(() => resolveSettingsFields('test.guard', 'prefs', { limit: { type: 'number', write: { permissions: [RANK] } } })).toThrow(
-      /settings\.prefs\.form\.fields\.limit\.write.*refused on a settings form/,
+    expectConfigError(
+      () => resolveSettingsFields('test.guard', 'prefs', { limit: { type: 'number', write: { permissions: [RANK] } } }),
+      'settings_field_refused',
+      { plugin: 'test.guard', key: 'settings.prefs.form.fields.limit.write' },
     );
   });
 });

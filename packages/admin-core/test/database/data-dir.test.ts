@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminCore } from '../../src/adapter.ts';
 import { LOCK_FILE, startEmbedded } from '../../src/database/embedded.ts';
-import { ConfigError } from '../../src/index.ts';
+import { assertConfigError } from '../support/config-error.ts';
 import { TEST_SECRET } from '../../../../test/support/app.ts';
 import { silentLogger } from '../../../../test/support/logger.ts';
 
@@ -46,8 +46,9 @@ describe('database.embedded.dataDir', () => {
       () => undefined,
       (caught: unknown) => caught,
     );
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toContain(`key "database.embedded.dataDir": cannot create the data directory "${dataDir}" (ENOTDIR)`);
+    const refused = assertConfigError(error, 'database_dir_unwritable', { key: 'database.embedded.dataDir' });
+    // The message names the path and the reason (the test's subject).
+    expect(refused.message).toContain(`cannot create the data directory "${dataDir}" (ENOTDIR)`);
   });
 });
 
@@ -87,8 +88,8 @@ describe('the data directory lock', () => {
           storage: { root: join(folder, 's') },
         }),
       );
-      expect(error).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toContain(
+      // The message names the path and the holding pid (the test's subject).
+      expect(assertConfigError(error, 'database_dir_locked', { key: 'database.embedded.dataDir' }).message).toContain(
         `key "database.embedded.dataDir": the data directory "${dataDir}" is in use by process ${process.pid}; stop it first`,
       );
       // The refused opener left the holder's lock alone.

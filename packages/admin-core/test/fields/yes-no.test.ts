@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpError } from '../controllers/startup-error.ts';
-import { ConfigError } from '../../src/index.ts';
+import { assertConfigError } from '../support/config-error.ts';
 import { isPluginFieldType } from '../../src/fields/config.ts';
 import { CORE_FIELD_TYPES } from '../../src/fields/yes-no.ts';
 import { startTestAdmin, type TestAdmin } from '../../../../test/support/app.ts';
@@ -156,13 +156,18 @@ describe('switch and checkbox: start-up checks', () => {
   }
 
   it('refuses a switch over a column that is not boolean, and keys it does not take', async () => {
-    const column = await startError((f) => (f.venue = { type: 'switch', label: 'Venue' }));
-    expect(column).toBeInstanceOf(ConfigError);
-    expect((column as Error).message).toMatch(/form\.fields\.venue.*boolean or bool column, but "venue" is a varchar column/);
-    const options = await startError((f) => (f.is_featured.options = { true: 'Yes', false: 'No' }));
-    expect(options).toBeInstanceOf(ConfigError);
-    expect((options as Error).message).toMatch(/form\.fields\.is_featured\.options.*unknown key "options" for a switch field/);
-    const element = await startError((f) => (f.is_public.element = 'cms-switch'));
-    expect((element as Error).message).toMatch(/form\.fields\.is_public\.element.*the checkbox type renders "cms-checkbox"/);
+    const at = { plugin: 'test.rounds', controller: 'test/rounds/events' };
+    assertConfigError(await startError((f) => (f.venue = { type: 'switch', label: 'Venue' })), 'field_column_mismatch', {
+      ...at,
+      key: 'form.fields.venue',
+    });
+    assertConfigError(await startError((f) => (f.is_featured.options = { true: 'Yes', false: 'No' })), 'field_key_unknown', {
+      ...at,
+      key: 'form.fields.is_featured.options',
+    });
+    assertConfigError(await startError((f) => (f.is_public.element = 'cms-switch')), 'field_option_invalid', {
+      ...at,
+      key: 'form.fields.is_public.element',
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CountCache } from '../../src/behaviors/list/count-cache.ts';
 import type { NotificationHandlers } from '../../src/database/notifications.ts';
 import { resolveConfig } from '../../src/config/resolve.ts';
+import { expectConfigError } from '../support/config-error.ts';
 
 /**
  * The list count cache alone (docs/performance.md, "Counts"), on a listener whose notifications
@@ -146,7 +147,9 @@ describe('countCacheSeconds', () => {
   });
   it('refuses anything else, naming the key', () => {
     for (const value of [-1, 3601, 1.5, '60']) {
-      expect(() => resolveConfig({ ...base, countCacheSeconds: value as number })).toThrow(/countCacheSeconds/);
+      expectConfigError(() => resolveConfig({ ...base, countCacheSeconds: value as number }), 'config_value_invalid', {
+        key: 'countCacheSeconds',
+      });
     }
   });
 });

@@ -3,6 +3,7 @@ import { definePlugin, type PluginDefinition } from '@cms/admin-core';
 import { backendPlugin } from '../../src/backend-plugin.ts';
 import { registerPlugins } from '../../src/core.ts';
 import { LAB_ASSETS } from '../fixtures/field-types.ts';
+import { expectConfigError } from '../support/config-error.ts';
 
 /*
  * `valueSchema` and `errorCodes` of a plugin field type (docs/openapi.md, "Plugin field types"):
@@ -33,7 +34,10 @@ describe('valueSchema and errorCodes of a plugin field type', () => {
     ['an array', [{ type: 'string' }]],
     ['a function inside', { type: 'string', format: () => 'x' }],
   ])('refuse a valueSchema that is %s', (_label, valueSchema) => {
-    expect(() => register({ valueSchema })).toThrow(/key "fieldTypes\.thing\.valueSchema"/);
+    expectConfigError(() => register({ valueSchema }), 'field_type_value_invalid', {
+      plugin: 'tfx.lab',
+      key: 'fieldTypes.thing.valueSchema',
+    });
   });
 
   it.each([
@@ -42,6 +46,9 @@ describe('valueSchema and errorCodes of a plugin field type', () => {
     ['a core code', ['money.invalid']],
     ['an upper-case code', ['Thing.Invalid']],
   ])('refuse errorCodes that are %s', (_label, errorCodes) => {
-    expect(() => register({ errorCodes })).toThrow(/key "fieldTypes\.thing\.errorCodes"/);
+    expectConfigError(() => register({ errorCodes }), 'field_type_value_invalid', {
+      plugin: 'tfx.lab',
+      key: 'fieldTypes.thing.errorCodes',
+    });
   });
 });

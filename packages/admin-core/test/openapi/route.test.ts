@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.ts';
+import { expectConfigError } from '../support/config-error.ts';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer, cookieHeader, cookieLogin, expectError } from '../../../../test/support/auth.ts';
 import { signIn } from '../../../../test/support/client.ts';
@@ -104,8 +105,8 @@ describe('GET /openapi.json', () => {
 
   it('refuses any other value of `openapi` at start-up', () => {
     const base = { secret: TEST_SECRET, database: { url: 'postgres://unused' } };
-    expect(() => resolveConfig({ ...base, openapi: 'yes' as never })).toThrow(/key "openapi"/);
-    expect(() => resolveConfig({ ...base, openapi: true as never })).toThrow(/key "openapi"/);
+    expectConfigError(() => resolveConfig({ ...base, openapi: 'yes' as never }), 'config_value_invalid', { key: 'openapi' });
+    expectConfigError(() => resolveConfig({ ...base, openapi: true as never }), 'config_value_invalid', { key: 'openapi' });
     expect(resolveConfig(base).openapi).toBe('authenticated');
   });
 });

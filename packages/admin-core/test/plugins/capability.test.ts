@@ -4,6 +4,7 @@ import { labPlugin } from '../fixtures/field-types.ts';
 import { pressPlugin } from '../fixtures/press.ts';
 import { backendPlugin } from '../../src/backend-plugin.ts';
 import { ConfigError } from '../../src/errors/config.ts';
+import { expectConfigError } from '../support/config-error.ts';
 import type { PluginCapability } from '../../src/plugins/capability.ts';
 import { definePlugin, type PluginDefinition } from '../../src/plugins/define.ts';
 import { readonlyMap } from '../../src/config/readonly-map.ts';
@@ -124,12 +125,21 @@ describe('plugin capabilities', () => {
   it('refuse through ConfigError in plugin order, and only their own keys are known', () => {
     const build = (plugins: unknown[]) =>
       createRegistry(plugins as PluginDefinition[], { prefix: '/backend', capabilities: { badges: badgesCapability([]) } });
-    expect(() => build([{ ...shop(), badges: 'manage' }])).toThrow('plugin "acme.shop", key "badges": must be a list');
+    const plugin = 'acme.shop';
+    expectConfigError(() => build([{ ...shop(), badges: 'manage' }]), 'plugin_value_invalid', { plugin, key: 'badges' });
     // The registry's own checks of a plugin come first, then the capability's.
-    expect(() => build([{ ...shop(), badges: 'manage', permissions: [{ code: 'bad' }] }])).toThrow('"bad" is not a valid permission code');
-    expect(() => build([{ ...shop(), badges: ['nope'] }])).toThrow('plugin "acme.shop", key "badges.nope": no permission of that name');
-    expect(() => build([{ ...shop(), fieldTypes: {} }])).toThrow(
-      'key "fieldTypes": unknown plugin key. Known keys: vendor, name, description, permissions, navigation, strings, codeStrings, entities, migrations, controllers, routes, badges.',
+    expectConfigError(() => build([{ ...shop(), badges: 'manage', permissions: [{ code: 'bad' }] }]), 'permission_code_invalid', {
+      plugin,
+      key: 'permissions',
+    });
+    expectConfigError(() => build([{ ...shop(), badges: ['nope'] }]), 'permission_unknown', { plugin, key: 'badges.nope' });
+    const unknown = expectConfigError(() => build([{ ...shop(), fieldTypes: {} }]), 'plugin_key_unknown', {
+      plugin,
+      key: 'fieldTypes',
+    }) as ConfigError;
+    // The fix the message names: the known keys are the registry's and the capability's own, no others.
+    expect(unknown.message).toContain(
+      'Known keys: vendor, name, description, permissions, navigation, strings, codeStrings, entities, migrations, controllers, routes, badges.',
     );
   });
 
