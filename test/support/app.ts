@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import supertest from 'supertest';
-import { hashPassword, type AdminConfig, type PermissionMap } from '@cms/admin-core';
+import type { AdminConfig, PermissionMap } from '@cms/admin-core';
 import type { AdminCore } from '@cms/admin-core/adapter';
 import { nodeListener } from '@cms/admin-core/node';
 import { createAdmin, type KoaAdmin } from '@cms/admin-koa';
@@ -105,29 +105,29 @@ export async function startTestAdmin({ adapter = 'koa', ...overrides }: TestAdmi
       const login = options.login ?? `admin${counter}_${Date.now().toString(36)}`;
       const email = options.email ?? `${login}@example.com`;
       const password = options.password ?? 'correct horse battery';
-      const rows = await sql<{ id: number }>(
-        `insert into cms_admins (login, email, first_name, last_name, password_hash, is_superuser, permissions, role_id)
-         values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-        [
-          login,
-          email,
-          options.firstName ?? '',
-          options.lastName ?? '',
-          await hashPassword(password),
-          options.isSuperuser ?? false,
-          JSON.stringify(options.permissions ?? {}),
-          options.roleId ?? null,
-        ],
+      // Through the admins form, as the system actor `test` (docs/local-api.md, "Who uses it").
+      const created = await core.local.create(
+        'cms/backend/admins',
+        {
+          data: {
+            login,
+            email,
+            first_name: options.firstName ?? '',
+            last_name: options.lastName ?? '',
+            password,
+            is_superuser: options.isSuperuser ?? false,
+            permissions: options.permissions ?? {},
+            ...(options.roleId !== undefined ? { role: options.roleId } : {}),
+          },
+        },
+        { as: 'system', actor: 'test' },
       );
+      const rows = [{ id: created.data.id as number }];
       return { id: Number(rows[0]!.id), login, email, password };
     },
     async createRole(code, permissions, name = code) {
-      const rows = await sql<{ id: number }>('insert into cms_roles (code, name, permissions) values (?, ?, ?) returning id', [
-        code,
-        name,
-        JSON.stringify(permissions),
-      ]);
-      return Number(rows[0]!.id);
+      const created = await core.local.create('cms/backend/roles', { data: { code, name, permissions } }, { as: 'system', actor: 'test' });
+      return Number(created.data.id);
     },
     async login(login, password) {
       const response = await http.post(`${API}/auth/login`).send({ login, password });

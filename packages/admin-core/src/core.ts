@@ -206,7 +206,7 @@ export class AdminCore implements AdminServices {
       if (config.database.migrate !== false) await db.migrate();
       // After the migrations, before any request: the first superuser, while no admin exists.
       if (config.bootstrapSuperuser) {
-        core.bootstrapped = await createSuperuser(core.em(), config.bootstrapSuperuser, {
+        core.bootstrapped = await createSuperuser(core.local, config.bootstrapSuperuser, {
           onlyFirst: true,
           source: 'bootstrap',
           check: checkBootstrapSuperuser,

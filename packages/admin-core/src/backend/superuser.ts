@@ -1,82 +1,78 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAudit } from '../audit/record.ts';
-import { hashPassword } from '../auth/passwords.ts';
 import type { SuperuserInput } from '../auth/superuser.ts';
+import type { LocalApi, LocalTransaction } from '../local/api.ts';
+
+/** The admins controller's address (`backend-plugin.ts`). */
+const ADMINS_CONTROLLER = 'cms/backend/admins';
 
 /*
- * Writing a superuser (docs/host-guide.md, "The first superuser"): the input's rules live with
- * the admin's (`auth/superuser.ts`); this writes the row and its audit row in one transaction.
+ * Writing a superuser (docs/host-guide.md, "The first superuser"): the `bootstrap` option of
+ * `createAdmin` and the `cms-admin create-superuser` command create it through the local API
+ * (docs/local-api.md), as the system actor named after its source: the admins form's hooks,
+ * checks and audit row, as an admin who may make superusers gets them. The input's rules live with
+ * the admin's (`auth/superuser.ts`).
  */
 
-/** Who asked: written as the audit row's actor and detail (docs/audit.md). */
+/** Who asked: the system actor's name, written as the audit row's actor (docs/audit.md). */
 export type SuperuserSource = 'bootstrap' | 'cli';
 
 export type SuperuserOutcome =
   | { created: true; id: number; login: string }
   | { created: false; reason: 'admins_exist' | 'login_taken' | 'email_taken' };
 
-/** `pg_advisory_xact_lock` key of superuser creation ("cms-su" in ASCII). */
-const LOCK_KEY = 0x636d732d7375;
+/** The advisory lock two instances starting at once on one database take: one superuser, not two. */
+const LOCK = 'cms/backend/superuser';
 
 /**
  * Creates a superuser. `onlyFirst`: only when `cms_admins` has no row at all (soft-deleted ones
  * count: a database that ever had admins is never bootstrapped again). The login and email must
- * be free as login or email of any admin, soft-deleted ones included (the admins form's rule).
- * `check` runs before anything is written, only when the superuser is about to be created.
+ * be free as login or email of any admin, soft-deleted ones included (the admins form's rule,
+ * answered here as a reason rather than a refusal). `check` runs before anything is written,
+ * only when the superuser is about to be created.
  */
 export async function createSuperuser(
-  em: EntityManager,
+  local: LocalApi,
   input: SuperuserInput,
   options: { onlyFirst: boolean; source: SuperuserSource; check?: (input: SuperuserInput) => void },
 ): Promise<SuperuserOutcome> {
   // With admins present, `bootstrap` is done: its values are neither checked nor hashed (a short
   // password left in the configuration must not stop every start). Checked again under the lock.
-  if (options.onlyFirst && (await adminsExist(em))) return { created: false, reason: 'admins_exist' };
+  if (options.onlyFirst && (await local.transaction(adminsExist))) return { created: false, reason: 'admins_exist' };
   options.check?.(input);
-  // Hashed before the transaction: scrypt must not hold the lock or the embedded database's only connection.
-  const hash = await hashPassword(input.password);
   const login = input.login.trim();
   const email = input.email.trim();
-  return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
-    if (options.onlyFirst) {
-      if (await adminsExist(tx as EntityManager)) return { created: false, reason: 'admins_exist' };
-    }
-    for (const [field, reason] of [
+  return local.transaction(async (tx) => {
+    await tx.lock(LOCK);
+    if (options.onlyFirst && (await adminsExist(tx))) return { created: false, reason: 'admins_exist' };
+    for (const [value, reason] of [
       [login, 'login_taken'],
       [email, 'email_taken'],
     ] as const) {
-      const taken = await tx.execute('select 1 from cms_admins where lower(login) = lower(?) or lower(email) = lower(?) limit 1', [
-        field,
-        field,
+      const taken = await tx.sql('select 1 from cms_admins where lower(login) = lower(?) or lower(email) = lower(?) limit 1', [
+        value,
+        value,
       ]);
       if (taken.length > 0) return { created: false, reason };
     }
-    const [created] = await tx.execute<Array<{ id: number }>>(
-      `insert into cms_admins (login, email, first_name, last_name, password_hash, is_superuser)
-       values (?, ?, ?, ?, ?, true) returning id`,
-      [login, email, input.first_name ?? '', input.last_name ?? '', hash],
-    );
-    const id = Number(created!.id);
-    await recordAudit(
-      tx as EntityManager,
-      { requestId: options.source, ip: '' },
+    const created = await tx.create(
+      ADMINS_CONTROLLER,
       {
-        action: 'create',
-        target: 'cms/backend/admins',
-        recordIds: [id],
-        detail: options.source,
-        fields: ['login', 'email', 'first_name', 'last_name', 'password', 'is_superuser'],
-        adminId: null,
-        actor: options.source,
+        data: {
+          login,
+          email,
+          first_name: input.first_name ?? '',
+          last_name: input.last_name ?? '',
+          password: input.password,
+          is_superuser: true,
+        },
       },
+      { as: 'system', actor: options.source },
     );
-    return { created: true, id, login };
+    return { created: true, id: Number(created.data.id), login };
   });
 }
 
 /** Whether `cms_admins` has any row, soft-deleted ones included. */
-async function adminsExist(em: EntityManager): Promise<boolean> {
-  const [row] = await em.execute<Array<{ present: boolean }>>('select exists (select 1 from cms_admins) as present');
+async function adminsExist(tx: LocalTransaction): Promise<boolean> {
+  const [row] = await tx.sql<{ present: boolean }>('select exists (select 1 from cms_admins) as present');
   return row?.present === true;
 }

@@ -112,7 +112,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, terminal: Te
     const database =
       typeof config.database === 'object' && config.database !== null ? { ...config.database, migrate: true } : config.database;
     core = await AdminCore.create({ ...config, database, bootstrap: undefined, logger });
-    const outcome = await createSuperuser(core.em(), input, { onlyFirst: false, source: 'cli' });
+    const outcome = await createSuperuser(core.local, input, { onlyFirst: false, source: 'cli' });
     if (!outcome.created) {
       say(
         `${outcome.reason === 'login_taken' ? 'login' : 'email'} "${outcome.reason === 'login_taken' ? input.login : input.email}" is already used by an admin; nothing was created.`,

@@ -24,7 +24,15 @@ export interface LocalOptions {
   readonly as: LocalActor;
   /** One of the admin's locales (messages of refusals); default `en`, else the fallback locale. */
   readonly locale?: string;
+  /**
+   * With `as: 'system'` only: the system actor's name in the audit log (`actor`), default
+   * `system`. A script names itself (`bootstrap`, `cli`, `import:legacy`): 1 to 64 characters of
+   * `a-z`, `0-9`, `.`, `_`, `:`, `-` (docs/local-api.md, "The system actor").
+   */
+  readonly actor?: string;
 }
+
+const ACTOR_NAME = /^[a-z0-9._:-]{1,64}$/;
 
 const SYSTEM_ADMIN: PrincipalAdmin = Object.freeze({
   id: 0,
@@ -40,8 +48,13 @@ const SYSTEM_ADMIN: PrincipalAdmin = Object.freeze({
   role: null,
 }) as PrincipalAdmin;
 
-/** The system actor: no admin row (id 0, never written as an admin id: `principalAdminId`). */
-const systemPrincipal = (): Principal => ({ kind: 'system', admin: SYSTEM_ADMIN });
+/** The system actor: no admin row (id 0, never written as an admin id: `principalAdminId`), under its name. */
+function systemPrincipal(options: LocalOptions): Principal {
+  const name = options.actor ?? SYSTEM_ACTOR;
+  if (!ACTOR_NAME.test(name))
+    throw new Error(`local API: actor "${name}" is not a name of 1 to 64 characters of a-z, 0-9, ".", "_", ":", "-"`);
+  return { kind: 'system', admin: name === SYSTEM_ACTOR ? SYSTEM_ADMIN : Object.freeze({ ...SYSTEM_ADMIN, login: name }) };
+}
 
 /**
  * The admin as the session guard reads it (admin and role in one query). A missing, soft-deleted
@@ -143,7 +156,9 @@ export async function localContext(services: AdminServices, options: LocalOption
   const locale = localeOf(services, options.locale);
   const requestId = `local-${randomUUID()}`;
   const base = outer ? joinedContext(services, locale, requestId, outer) : requestContext(services, locale, requestId, 'local');
-  const principal = options.as === SYSTEM_ACTOR ? systemPrincipal() : await adminPrincipal(outer?.em ?? base.em(), options.as);
+  if (options.actor !== undefined && options.as !== SYSTEM_ACTOR)
+    throw new Error('local API: `actor` names the system actor; an admin is named by its own login');
+  const principal = options.as === SYSTEM_ACTOR ? systemPrincipal(options) : await adminPrincipal(outer?.em ?? base.em(), options.as);
   // No cookie is ever set for host code: it answers as a Bearer caller does.
   return operationContext(base, principal, 'bearer');
 }

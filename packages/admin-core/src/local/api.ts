@@ -28,6 +28,11 @@ export interface LocalTransaction extends LocalOperations {
    * after the other, and the second sees what the first wrote.
    */
   lock(name: string): Promise<void>;
+  /**
+   * Runs SQL in the transaction (`?` placeholders): a check before writing, a seeder's own table.
+   * It bypasses hooks, permissions and the audit log: write the admin's data through the operations.
+   */
+  sql<T = Record<string, unknown>>(query: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
 /** `admin.local`: the operations, and `transaction` to run several of them all or nothing. */
@@ -72,6 +77,7 @@ export function createLocalApi(services: AdminServices): LocalApi {
               const tx: LocalTransaction = {
                 ...operations({ services, context: (options) => localContext(services, options, outer) }),
                 lock: async (name) => void (await em.execute('select pg_advisory_xact_lock(hashtext(?))', [name])),
+                sql: <T>(query: string, params: readonly unknown[] = []) => em.execute(query, [...params]) as Promise<T[]>,
               };
               return work(tx);
             });

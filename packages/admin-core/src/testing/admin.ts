@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashPassword } from '../auth/passwords.ts';
 import type { PermissionMap } from '../auth/entities.ts';
 import type { AdminConfig } from '../config/types.ts';
 import type { DatabaseConfig } from '../database/config.ts';
@@ -179,27 +178,27 @@ export async function startTestAdmin(options: TestAdminOptions = {}): Promise<St
       counter += 1;
       const login = admin.login ?? `admin${counter}_${randomBytes(3).toString('hex')}`;
       const password = admin.password ?? 'correct horse battery';
-      const rows = await sql<{ id: number }>(
-        `insert into cms_admins (login, email, first_name, last_name, password_hash, is_superuser, permissions, role_id)
-         values (?, ?, '', '', ?, ?, ?, ?) returning id`,
-        [
-          login,
-          admin.email ?? `${login}@example.com`,
-          await hashPassword(password),
-          admin.superuser ?? false,
-          JSON.stringify(permissionMap(admin.permissions)),
-          admin.roleId ?? null,
-        ],
+      // Through the admins form, as the system actor `test` (docs/local-api.md, "Who uses it"):
+      // an unknown permission code is refused as the form refuses it.
+      const created = await core.local.create(
+        'cms/backend/admins',
+        {
+          data: {
+            login,
+            email: admin.email ?? `${login}@example.com`,
+            password,
+            is_superuser: admin.superuser ?? false,
+            permissions: permissionMap(admin.permissions),
+            ...(admin.roleId !== undefined ? { role: admin.roleId } : {}),
+          },
+        },
+        { as: 'system', actor: 'test' },
       );
-      return { id: Number(rows[0]!.id), login, password };
+      return { id: Number(created.data.id), login, password };
     },
     async createRole(code, permissions) {
-      const rows = await sql<{ id: number }>('insert into cms_roles (code, name, permissions) values (?, ?, ?) returning id', [
-        code,
-        code,
-        JSON.stringify(permissionMap(permissions)),
-      ]);
-      return Number(rows[0]!.id);
+      const data = { code, name: code, permissions: permissionMap(permissions) };
+      return Number((await core.local.create('cms/backend/roles', { data }, { as: 'system', actor: 'test' })).data.id);
     },
     async signIn(options = {}) {
       const admin = await harness.createAdmin(options);

@@ -147,7 +147,7 @@ describe('PUT /account', () => {
     const gone = await t.createAdmin({ email: `gone.${Date.now()}@example.com` });
     await t.sql('update cms_admins set deleted_at = now() where id = ?', [gone.id]);
     await refused({ email: gone.email }, ['email']);
-    const goneLogin = await t.createAdmin({ login: `gonelogin.${Date.now()}@example.com` });
+    const goneLogin = await t.createAdmin({ login: `gonelogin.${Date.now()}@example.com`, email: `gonelogin.${Date.now()}@example.net` });
     await t.sql('update cms_admins set deleted_at = now() where id = ?', [goneLogin.id]);
     await refused({ email: goneLogin.login.toLowerCase() }, ['email']);
   });

@@ -145,7 +145,7 @@ describe('refresh, logout and me', () => {
     });
 
     it('carries the role summary, the subtitle and the preferences when set', async () => {
-      const roleId = await t.createRole('editor', { 'cms.journal.access_posts': 1 }, 'Editor');
+      const roleId = await t.createRole('editor', {}, 'Editor');
       const withRole = await t.createAdmin({ roleId, isSuperuser: true });
       await t.sql(
         `update cms_admins set subtitle = 'Chief', metadata = '{"admin_theme":"dark","admin_locale":"de","other":1}' where id = ?`,

@@ -75,7 +75,9 @@ describe('privileges between admins', () => {
     });
 
     it('a grant of a code no plugin declares any more still counts as held', async () => {
-      const target = await t.createAdmin({ permissions: { 'retired.plugin.code': 1 } });
+      const target = await t.createAdmin();
+      // The admins form refuses a code no plugin declares: the grant is left over in the row.
+      await t.sql(`update cms_admins set permissions = '{"retired.plugin.code":1}' where id = ?`, [target.id]);
       await writesNothing(async () => {
         expectError(await manager.put(`${ADMINS}/${target.id}`, { password: 'taken over!' }), 403, 'forbidden');
       });

@@ -111,6 +111,16 @@ describe('files', () => {
     const row = (await auditOf(t, POSTS)).find((entry) => entry.action === 'file' && entry.record_id === post);
     expect(row).toMatchObject({ admin_id: null, actor: 'system', detail: 'upload' });
   });
+
+  it('a script names the system actor in the audit log; a bad name, or a name for an admin, is a programming error', async () => {
+    const { local } = t.core;
+    const post = (await local.create(POSTS, { data: { title: 'N', slug: 'n' } }, { as: 'system', actor: 'import:legacy' })).data.id;
+    const row = (await auditOf(t, POSTS)).find((entry) => entry.action === 'create' && entry.record_id === post);
+    expect(row).toMatchObject({ admin_id: null, actor: 'import:legacy' });
+    for (const actor of ['', 'Has Spaces', 'x'.repeat(65)])
+      await expect(local.list(POSTS, {}, { as: 'system', actor })).rejects.toThrow(/local API: actor/);
+    await expect(local.list(POSTS, {}, { as: editor.id, actor: 'import' })).rejects.toThrow(/names the system actor/);
+  });
 });
 
 describe('reorder and options', () => {

@@ -4,7 +4,8 @@ import type { ScopeContext } from '../../controllers/types.ts';
 import { createdUnderSessionSql, type BindingRow } from '../../bindings/store.ts';
 import { scopeCondition } from '../list/conditions.ts';
 import { conditionSql, type SqlPart } from '../list/sql.ts';
-import { and, idsSql, q } from './sql.ts';
+import { and, idsSql } from './sql.ts';
+import { quoteIdent as q } from '../../database/sql.ts';
 
 /*
  * Writing a relation's changes (docs/relations.md): the same statements serve a direct change

@@ -6,7 +6,8 @@ import { linkRows, relatedScopeSql, writePivotValues } from './apply.ts';
 import { auditRelation, bindingsOf, checkIds, ineligible, writerOf } from './members.ts';
 import { mustAllow, openRelation, type RelationRef } from './open.ts';
 import { decodePivot } from './pivot-values.ts';
-import { and, candidateSql, idsSql, q, storedMemberSql } from './sql.ts';
+import { and, candidateSql, idsSql, storedMemberSql } from './sql.ts';
+import { quoteIdent as q } from '../../database/sql.ts';
 
 export interface LinkInput extends RelationRef {
   /** 1 to 1000 distinct ids of rows to link. */

@@ -7,7 +7,8 @@ import { recordAudit } from '../../audit/record.ts';
 import { relatedScopeSql, type RelationWriter } from './apply.ts';
 import { relationDetail } from './audit-detail.ts';
 import type { RelationTarget } from './open.ts';
-import { and, idsSql, memberSql, q } from './sql.ts';
+import { and, idsSql, memberSql } from './sql.ts';
+import { quoteIdent as q } from '../../database/sql.ts';
 
 /* What several relation operations share: the members they lock, the session's bindings, the audit row. */
 

@@ -7,7 +7,8 @@ import { isPlainObject } from '../../validation/values.ts';
 import { relatedScopeSql } from './apply.ts';
 import { bindingsOf, writerOf } from './members.ts';
 import type { RelationTarget } from './open.ts';
-import { and, idsSql, memberSql, q } from './sql.ts';
+import { and, idsSql, memberSql } from './sql.ts';
+import { quoteIdent as q } from '../../database/sql.ts';
 
 /* A belongsToMany's pivot values (docs/relations.md, "Example: belongsToMany with a pivot form (the catalog's accessories)"): decoded through `pivot.form`, read with pending edits over them. */
 

@@ -1,6 +1,7 @@
 import type { ResolvedRelation } from '../../controllers/resolve.ts';
 import { boundTargetsSql, createdUnderSessionSql, type BindingOwner } from '../../bindings/store.ts';
 import type { SqlPart } from '../list/sql.ts';
+import { quoteIdent as q } from '../../database/sql.ts';
 
 /*
  * The SQL of a relation's membership over the alias `e` of the related table
@@ -8,8 +9,6 @@ import type { SqlPart } from '../list/sql.ts';
  * statements, so that a request costs a constant number of statements whatever the number of
  * related rows or pending bindings.
  */
-
-export const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Binding kinds of a relation: what makes a row a member under a session, and what takes it out. */
 export const ADDED = ['create', 'link'] as const;

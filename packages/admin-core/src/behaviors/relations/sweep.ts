@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AdminServices } from '../../context/services.ts';
 import { retryTransient } from '../../context/retry.ts';
 import { deleteBindingIds, expiredBindingsOf, expiredOwners, lockOwner } from '../../bindings/store.ts';
-import { idsSql, q } from './sql.ts';
+import { idsSql } from './sql.ts';
+import { quoteIdent as q } from '../../database/sql.ts';
 import { deleteFileRows } from '../files/items.ts';
 
 /** Owners swept per transaction: each one's lock is held to its end. */
