@@ -1,4 +1,4 @@
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { NotFound, Validation, type ErrorDetails } from '../errors/index.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { RouteSchema } from '../schema/route.ts';
@@ -32,12 +32,17 @@ interface CompiledParameter {
 }
 
 /** One route's checks: its parameters, then its JSON body. */
-function compileRoute(route: RouteDefinition, schema: RouteSchema, ajv: Ajv, components: Record<string, Schema>): RouteCheck {
+function compileRoute(
+  route: RouteDefinition,
+  schema: RouteSchema,
+  compile: (schema: Schema) => ValidateFunction,
+  components: Record<string, Schema>,
+): RouteCheck {
   const parameters: CompiledParameter[] = (schema.parameters ?? [])
     .filter((parameter) => parameter.style !== 'deepObject' && !(parameter.in === 'query' && schema.handlerDecodesQuery))
-    .map((parameter) => ({ parameter, validate: ajv.compile(absoluteRefs(parameter.schema) as object) }));
+    .map((parameter) => ({ parameter, validate: compile(parameter.schema) }));
   const json = bodyKindOf(route, route.method) === 'json' ? schema.body?.content['application/json']?.schema : undefined;
-  const body = json && !schema.handlerDecodesBody ? ajv.compile(absoluteRefs(json) as object) : undefined;
+  const body = json && !schema.handlerDecodesBody ? compile(json) : undefined;
   // A body described as an object (directly or by a component) must be one: `body_object` otherwise.
   const target = typeof json?.$ref === 'string' ? components[json.$ref.replace('#/components/schemas/', '')] : json;
   const wantsObject = json !== undefined && (schema.handlerDecodesBody === true || target?.type === 'object');
@@ -85,9 +90,20 @@ export function compileRouteChecks(
   components: Record<string, Schema>,
 ): ReadonlyMap<RouteDefinition, RouteCheck> {
   const ajv = newAjv(components);
+  // Many routes share a schema (every controller's `{id}`, `X-Session-Key`, a page): compiled once.
+  const compiled = new Map<string, ValidateFunction>();
+  const compile = (schema: Schema): ValidateFunction => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajv.compile(absoluteRefs(schema) as object);
+      compiled.set(key, validate);
+    }
+    return validate;
+  };
   const checks = new Map<RouteDefinition, RouteCheck>();
   for (const [route, schema] of described) {
-    if (route.schema !== undefined) checks.set(route, compileRoute(route, schema, ajv, components));
+    if (route.schema !== undefined) checks.set(route, compileRoute(route, schema, compile, components));
   }
   return checks;
 }
