@@ -3,7 +3,7 @@ import { NotFound, Validation, type ErrorDetails } from '../errors/index.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { RouteSchema } from '../schema/route.ts';
 import type { Parameter, Schema } from '../schema/types.ts';
-import { absoluteRefs, detailsOf, newAjv, type Translate } from '../schema/validate.ts';
+import { absoluteRefs, compileOnce, detailsOf, newAjv, type Translate } from '../schema/validate.ts';
 import { bodyKindOf, type AdminRequest, type RouteDefinition } from './types.ts';
 
 /*
@@ -90,17 +90,7 @@ export function compileRouteChecks(
   components: Record<string, Schema>,
 ): ReadonlyMap<RouteDefinition, RouteCheck> {
   const ajv = newAjv(components);
-  // Many routes share a schema (every controller's `{id}`, `X-Session-Key`, a page): compiled once.
-  const compiled = new Map<string, ValidateFunction>();
-  const compile = (schema: Schema): ValidateFunction => {
-    const key = JSON.stringify(schema);
-    let validate = compiled.get(key);
-    if (!validate) {
-      validate = ajv.compile(absoluteRefs(schema) as object);
-      compiled.set(key, validate);
-    }
-    return validate;
-  };
+  const compile = compileOnce(ajv, absoluteRefs);
   const checks = new Map<RouteDefinition, RouteCheck>();
   for (const [route, schema] of described) {
     if (route.schema !== undefined) checks.set(route, compileRoute(route, schema, compile, components));

@@ -129,9 +129,25 @@ export function detailsOf(
   return details;
 }
 
-/** A schema compiled once per process (schemas without `$ref`: operation inputs). */
-const standalone = newAjv();
-const compiled = new Map<string, ValidateFunction>();
+/**
+ * `ajv.compile`, once per distinct schema (by its JSON): many routes and operations share a schema
+ * (every controller's `{id}`, `X-Session-Key`, a page). `prepare` maps the schema before compiling.
+ */
+export function compileOnce(ajv: Ajv, prepare: (schema: Schema) => unknown = (schema) => schema): (schema: Schema) => ValidateFunction {
+  const compiled = new Map<string, ValidateFunction>();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajv.compile(prepare(schema) as object);
+      compiled.set(key, validate);
+    }
+    return validate;
+  };
+}
+
+/** Operation inputs' schemas (no `$ref`), compiled once per process. */
+const compileStandalone = compileOnce(newAjv());
 
 /**
  * Checks a value an operation was handed against `schema` (compiled on first use, once per
@@ -139,12 +155,7 @@ const compiled = new Map<string, ValidateFunction>();
  * Returns the value, typed.
  */
 export function checkValue<T>(schema: Schema, value: unknown, t: Translate, messages?: MessageOverrides): T {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = standalone.compile(schema as object);
-    compiled.set(key, validate);
-  }
+  const validate = compileStandalone(schema);
   if (!validate(value)) throw Validation(detailsOf(validate.errors ?? [], undefined, messages, t));
   return value as T;
 }
