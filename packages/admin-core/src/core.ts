@@ -11,6 +11,7 @@ import { warnUnindexedSearch } from './database/indexes.ts';
 import { openDatabase, type Database } from './database/open.ts';
 import { TableCache, type TableCacheOptions } from './database/table-cache.ts';
 import { coreStrings } from './i18n/core-strings.ts';
+import { uiStrings } from './i18n/ui-strings.ts';
 import { negotiateLocale, Strings } from './i18n/strings.ts';
 import { checkStringsAtStartUp } from './i18n/check.ts';
 import { coreMigrations } from './migrations/index.ts';
@@ -56,6 +57,7 @@ import { auditStrings } from './audit/strings.ts';
 import { buildOpenApiDocument } from './openapi/document.ts';
 import { openApiRoutes, serveDocument, type ServedDocument } from './openapi/route.ts';
 import { createLocalApi, type LocalApi } from './local/api.ts';
+import { loadUiBundle, type UiBundle } from './ui/bundle.ts';
 
 /**
  * Every behaviour of a controller, listed once (docs/architecture.md, "Behaviours"): the route
@@ -117,6 +119,8 @@ export class AdminCore implements AdminServices {
    * validation, permission checks, audit rows and transactions of HTTP (docs/local-api.md).
    */
   readonly local: LocalApi;
+  /** The admin application served under the prefix, or why none is (docs/host-guide.md, "The admin application"). */
+  readonly ui: UiBundle;
   /** The behaviours' owners of deferred bindings: the form's save asks them (docs/architecture.md, "Behaviours"). */
   readonly bindingOwners: readonly BindingOwner[] = BEHAVIORS.flatMap((behavior) => (behavior.bindings ? [behavior.bindings] : []));
   readonly #tableCaches = new Map<string, TableCache<unknown>>();
@@ -131,8 +135,10 @@ export class AdminCore implements AdminServices {
     db: Database,
     storage: Storage,
     controllers: ReadonlyMap<string, ResolvedController>,
+    ui: UiBundle,
   ) {
     this.config = config;
+    this.ui = ui;
     this.registry = registry;
     this.strings = strings;
     this.db = db;
@@ -174,7 +180,7 @@ export class AdminCore implements AdminServices {
     });
     this.openapi = serveDocument(built);
     // One description per route: the document above and the input checks below come from it (docs/architecture.md).
-    this.#dispatch = createDispatch(this, this.routes, compileRouteChecks(built.described, built.document.components.schemas));
+    this.#dispatch = createDispatch(this, this.routes, compileRouteChecks(built.described, built.document.components.schemas), ui);
     this.local = createLocalApi(this);
   }
 
@@ -183,12 +189,15 @@ export class AdminCore implements AdminServices {
     const plugins = [backendPlugin, ...config.plugins];
     const registry = registerPlugins(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
-    for (const table of [coreStrings, fieldTypeStrings, markdownStrings, settingsStrings, auditStrings]) strings.add('backend', table);
+    for (const table of [coreStrings, uiStrings, fieldTypeStrings, markdownStrings, settingsStrings, auditStrings])
+      strings.add('backend', table);
     // Each behaviour's strings (docs/architecture.md, "Behaviours").
     for (const behavior of BEHAVIORS) if (behavior.strings) strings.add('backend', behavior.strings);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
     checkStringsAtStartUp(config, strings.bundle(config.fallbackLocale));
     const storage = resolveStorage(input.storage, config.prefix);
+    // Read once, before the database opens: a broken build stops the start like any configuration mistake.
+    const ui = await loadUiBundle(config.ui);
     const db = await openDatabase(config.database, {
       entities: [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...auditEntities, ...registry.entities],
       migrations: [...coreMigrations, ...registry.migrations],
@@ -201,7 +210,7 @@ export class AdminCore implements AdminServices {
       await db.close();
       throw error;
     }
-    const core = new AdminCore(config, registry, strings, db, storage, controllers);
+    const core = new AdminCore(config, registry, strings, db, storage, controllers, ui);
     try {
       if (config.database.migrate !== false) await db.migrate();
       // After the migrations, before any request: the first superuser, while no admin exists.

@@ -16,7 +16,7 @@ const ENTITY_TAG = /(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g;
  * (RFC 9110 13.1.2): `*`, or any listed tag whose opaque part equals ours, `W/` or not. Browsers
  * send back what they got, but proxies may weaken it or join several into a list.
  */
-function etagMatches(header: string | undefined, etag: string): boolean {
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   for (const match of header.matchAll(ENTITY_TAG)) if (match[1] === etag) return true;

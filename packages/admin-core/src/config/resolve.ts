@@ -7,6 +7,8 @@ import type { Logger, ResolvedConfig } from './resolved.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
 import type { AdminConfig } from './types.ts';
 import { resolveBootstrap } from './bootstrap.ts';
+import { isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const KNOWN_KEYS = new Set([
   'backend',
@@ -30,6 +32,7 @@ const KNOWN_KEYS = new Set([
   'countCacheSeconds',
   'openapi',
   'bootstrap',
+  'ui',
 ]);
 
 export const consoleLogger: Logger = {
@@ -249,6 +252,7 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       'Pass an object such as `{ info, warn, error }` (pino and console-style loggers fit), or leave it out.',
     );
   }
+  const ui = resolveUi(config.ui);
   // After `plugins`: an env-supplied secret must name a password field some plugin declares.
   const settingsEnv = resolveSettingsConfig(config.settings, plugins);
   // Frozen, so that nothing changes the configuration after start-up (docs/architecture.md,
@@ -277,8 +281,24 @@ export function resolveConfig(config: AdminConfig): ResolvedConfig<PluginDefinit
       openapi,
       settingsEnv,
       bootstrapSuperuser: resolveBootstrap(config.bootstrap),
+      ui,
     }),
     plugins: Object.freeze([...plugins]),
     logger,
   });
+}
+
+/** `ui`: `false`, or `{ dir }` as an absolute path or `file:` URL (docs/host-guide.md, "The admin application"). */
+function resolveUi(ui: unknown): false | { dir: string } | undefined {
+  if (ui === undefined || ui === false) return ui;
+  const dir = typeof ui === 'object' && ui !== null && !Array.isArray(ui) ? (ui as { dir?: unknown }).dir : undefined;
+  const extra = typeof ui === 'object' && ui !== null ? Object.keys(ui).filter((key) => key !== 'dir') : [];
+  if (dir instanceof URL && dir.protocol === 'file:' && extra.length === 0) return { dir: fileURLToPath(dir) };
+  if (typeof dir === 'string' && isAbsolute(dir) && extra.length === 0) return { dir };
+  throw ConfigError.at(
+    'config_value_invalid',
+    { key: 'ui' },
+    'must be false or { dir } with an absolute path or a file URL',
+    "For example `ui: { dir: new URL('./admin-ui/dist/', import.meta.url) }`, or leave it out to serve `@cms/admin-ui`.",
+  );
 }

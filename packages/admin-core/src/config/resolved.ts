@@ -47,4 +47,6 @@ export interface ResolvedConfig<Plugin extends PluginDeclaration = PluginDeclara
   readonly settingsEnv: ResolvedSettingsEnv;
   /** The checked `bootstrap.superuser`, created at start-up while no admin exists (docs/host-guide.md, "The first superuser"). */
   readonly bootstrapSuperuser: Readonly<SuperuserInput> | undefined;
+  /** The admin application's build folder as an absolute path, `false` for none, undefined for `@cms/admin-ui` when installed. */
+  readonly ui: false | { readonly dir: string } | undefined;
 }

@@ -81,4 +81,11 @@ export interface AdminConfig {
    * (docs/host-guide.md, "The first superuser"); `undefined` creates nothing.
    */
   bootstrap?: { superuser?: SuperuserInput | undefined } | undefined;
+  /**
+   * The admin application served under the prefix (docs/host-guide.md, "The admin application"):
+   * by default `@cms/admin-ui` when it is installed; `{ dir }` the folder of a Vite build (an
+   * absolute path or a `file:` URL, holding `.vite/manifest.json`); `false` none (the shell page
+   * carries only the boot data, for a host serving its own client).
+   */
+  ui?: { dir: string | URL } | false;
 }

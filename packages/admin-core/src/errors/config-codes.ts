@@ -40,6 +40,11 @@ export const CONFIG_ERROR_CODES = {
     '`bootstrap.superuser` lacks a login, an email address or a long enough password',
     'Give a login, an email address and a password of at least 8 characters.',
   ],
+  // The admin application
+  ui_bundle_invalid: [
+    "the admin application's build cannot be read, or its manifest has not one entry",
+    'Build the admin application again, or point `ui.dir` at a complete build.',
+  ],
   // The cms-admin command
   cli_config_missing: ['the `--config` module exports no configuration', 'Export the object passed to createAdmin as the default export.'],
   cli_passwords_differ: ['the password and its repetition differ', 'Type the same password twice.'],

@@ -10,6 +10,8 @@ import type { PluginRouteDeclaration } from '../plugins/types.ts';
 import { renderShell } from '../shell/shell.ts';
 import { answerStoredFile } from '../storage/serve.ts';
 import { LocalDiskStorage } from '../storage/storage.ts';
+import type { UiBundle } from '../ui/bundle.ts';
+import { answerUiFile } from '../ui/serve.ts';
 import { readBody } from './body.ts';
 import { serializeCookie } from './cookies.ts';
 import { toErrorResponse } from './envelope.ts';
@@ -108,8 +110,12 @@ export function createDispatch(
   coreRoutes: readonly RouteDefinition[],
   /** The routes' input checks, compiled from their descriptions (`http/validate.ts`). */
   checks: ReadonlyMap<RouteDefinition, RouteCheck> = new Map(),
+  /** The admin application served under `{prefix}/assets/_ui/` (`ui/bundle.ts`). */
+  ui: UiBundle = { state: 'off' },
 ): Dispatch {
-  const { prefix, apiBase, logger, cookieSecure, locales, fallbackLocale } = services.config;
+  const { prefix, apiBase, logger, cookieSecure, locales, fallbackLocale, themes } = services.config;
+  // The application compares it with its boot version to offer a reload after a deploy (docs/admin-ui.md, "Package and serving").
+  const versionHeader: Record<string, string> = ui.state === 'served' ? { 'X-Admin-Version': ui.version } : {};
   const storage = services.storage;
   const cookiePaths = [
     prefix,
@@ -127,6 +133,7 @@ export function createDispatch(
     headers: {
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
+      ...versionHeader,
       ...response.headers,
       ...(response.body === undefined || Buffer.isBuffer(response.body) ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
     },
@@ -151,7 +158,7 @@ export function createDispatch(
     );
 
   const shell = async (incoming: Incoming): Promise<AdapterResponse> => {
-    const { html, headers } = renderShell({ prefix, apiBase, locale: incoming.locale, locales });
+    const { html, headers } = renderShell({ prefix, apiBase, locale: incoming.locale, locales, fallbackLocale, themes, ui });
     return { status: 200, headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' }, cookies: [], body: html };
   };
 
@@ -205,6 +212,10 @@ export function createDispatch(
   const table: Entry[] = [
     ...coreRoutes.map((r) => entry(r.method, `${apiBase}${r.path}`, route(r))),
     entry('*', `${prefix}/api{/*rest}`, async (incoming) => fail(incoming, NotFound())),
+    // The application's files by exact raw key; a miss is a 404, never the shell (docs/admin-ui.md, "Package and serving").
+    entry('GET', `${prefix}/assets/_ui{/*file}`, async (incoming, match) =>
+      file(answerUiFile(ui, match.captures[0], incoming.headers['if-none-match'] || undefined)),
+    ),
   ];
   if (storage instanceof LocalDiskStorage) {
     table.push(

@@ -118,6 +118,32 @@ describe('GET /lang', () => {
     expect(res.body.error.details.foo).toEqual(['This key is not allowed here.']);
   });
 
+  it('answers a strong ETag per locale and 304 without a body to a matching If-None-Match', async () => {
+    const en = await t.http.get(`${API}/lang`);
+    const de = await t.http.get(`${API}/lang`).set('Accept-Language', 'de');
+    const enTag = en.headers.etag as string;
+    const deTag = de.headers.etag as string;
+    expect(enTag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(deTag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(deTag).not.toBe(enTag);
+    // The same locale by another way gets the same tag.
+    expect((await t.http.get(`${API}/lang?locale=de`)).headers.etag).toBe(deTag);
+    for (const header of [enTag, `W/${enTag}`, `"other", ${enTag}`]) {
+      const again = await t.http.get(`${API}/lang`).set('If-None-Match', header);
+      expect(again.status, header).toBe(304);
+      expect(again.text ?? '').toBe('');
+      expect(again.headers.etag).toBe(enTag);
+      expect(again.headers['cache-control']).toBe('no-cache');
+      expect(again.headers.vary).toBe('Accept-Language');
+    }
+    // A German copy is stale for English, and the other way round.
+    expect((await t.http.get(`${API}/lang`).set('If-None-Match', deTag)).status).toBe(200);
+    const german = await t.http.get(`${API}/lang`).set('Accept-Language', 'de').set('If-None-Match', enTag);
+    expect(german.status).toBe(200);
+    expect(german.body.meta.locale).toBe('de');
+    expect(en.headers.vary).toBe('Accept-Language');
+  });
+
   it('needs no authentication, and a junk token does not turn it into a 401', async () => {
     const res = await t.http.get(`${API}/lang`).set('Authorization', 'Bearer junk');
     expect(res.status).toBe(200);

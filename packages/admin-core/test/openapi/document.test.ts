@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
     // Every write may answer 409 transient_conflict (docs/errors.md, "Transient conflicts").
     expect(statuses(show.put)).toEqual(['200', '401', '403', '404', '409', '412', '422', '500']);
     expect(statuses(document.paths['/auth/login']!.post)).toEqual(['200', '401', '409', '422', '429', '500']);
-    expect(statuses(document.paths['/lang']!.get)).toEqual(['200', '422', '500']);
+    expect(statuses(document.paths['/lang']!.get)).toEqual(['200', '304', '422', '500']);
     expect((document.paths['/lang']!.get as unknown as { security: unknown[] }).security).toEqual([]);
     const schemas = (
       document.components as { schemas: Record<string, { properties: { error: { properties: { code: { enum: string[] } } } } }> }

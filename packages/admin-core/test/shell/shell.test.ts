@@ -21,7 +21,8 @@ describe('admin shell', () => {
   let t: TestAdmin;
   let host: TestAdmin['http'];
   beforeAll(async () => {
-    t = await startTestAdmin({ adapter: 'node' });
+    // `ui: false`: the page of a host serving its own client (test/ui/ covers a served application).
+    t = await startTestAdmin({ adapter: 'node', ui: false });
     host = t.http;
   });
   afterAll(() => t.close());
@@ -41,7 +42,18 @@ describe('admin shell', () => {
     expectSecurityHeaders(res.headers);
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.text).toMatch(/^<!doctype html>/);
-    expect(bootOf(res.text)).toEqual({ prefix: '/backend', apiBase: '/backend/api/v1', locale: 'en', locales: ['en', 'de'] });
+    expect(bootOf(res.text)).toEqual({
+      prefix: '/backend',
+      apiBase: '/backend/api/v1',
+      locale: 'en',
+      locales: ['en', 'de'],
+      fallbackLocale: 'en',
+      themes: ['light', 'dark', 'auto'],
+      version: null,
+      assetBase: '/backend/assets/_ui/',
+    });
+    expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(res.text).toContain('<noscript>The admin needs JavaScript.</noscript>');
   });
 
   it('negotiates the page language', async () => {
@@ -68,6 +80,8 @@ describe('renderShell', () => {
       apiBase: `/x${evil}/api/v1`,
       locale: `en"${evil}`,
       locales: ['en', evil],
+      fallbackLocale: 'en',
+      themes: [evil],
       title: evil,
     });
     expect(html.match(/<script/g)).toHaveLength(1);
@@ -80,14 +94,14 @@ describe('renderShell', () => {
   });
 
   it('escapes line separators so the boot data stays valid in any script context', () => {
-    const { html } = renderShell({ prefix: '/a\u2028b', apiBase: '/a', locale: 'en', locales: ['en'] });
+    const { html } = renderShell({ prefix: '/a\u2028b', apiBase: '/a', locale: 'en', locales: ['en'], fallbackLocale: 'en', themes: [] });
     expect(html).not.toContain('\u2028');
     expect(bootOf(html).prefix).toBe('/a\u2028b');
   });
 
   it('sets a fresh nonce per page and the full header set', () => {
-    const a = renderShell({ prefix: '/b', apiBase: '/b/api/v1', locale: 'en', locales: ['en'] });
-    const b = renderShell({ prefix: '/b', apiBase: '/b/api/v1', locale: 'en', locales: ['en'] });
+    const a = renderShell({ prefix: '/b', apiBase: '/b/api/v1', locale: 'en', locales: ['en'], fallbackLocale: 'en', themes: [] });
+    const b = renderShell({ prefix: '/b', apiBase: '/b/api/v1', locale: 'en', locales: ['en'], fallbackLocale: 'en', themes: [] });
     expect(a.headers['Content-Security-Policy']).not.toBe(b.headers['Content-Security-Policy']);
     expect(a.headers).toMatchObject({ 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
   });
