@@ -2,6 +2,7 @@ import { isObject } from '../validation/values.ts';
 import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
 import type { ConfigError, ConfigErrorCode } from '../errors/config.ts';
 import type { ListConfig } from './types.ts';
+import { checkTarget } from './check-target.ts';
 
 /** Builds the start-up error for one key (plugin and controller are already bound). */
 export type At = (code: ConfigErrorCode, key: string, problem: string, fix: string) => ConfigError;
@@ -319,8 +320,8 @@ export function checkList(
       'Use for example `{ title: { label: "Title" } }`.',
     );
   for (const [key, column] of Object.entries(config.columns ?? {})) columns.set(key, checkColumn(at, key, column, meta));
-  for (const key of ['title', 'searchPrompt', 'noRecordsMessage', 'recordUrl', 'headerPartial'] as const)
-    mustString(at, `list.${key}`, config[key]);
+  for (const key of ['title', 'searchPrompt', 'noRecordsMessage', 'headerPartial'] as const) mustString(at, `list.${key}`, config[key]);
+  if (config.recordUrl !== undefined) checkTarget(at, 'list.recordUrl', config.recordUrl, { id: true });
   for (const key of ['showSearch', 'showCheckboxes', 'showSetup', 'showSorting'] as const) mustBoolean(at, `list.${key}`, config[key]);
   mustFunction(at, 'list.rowStates', config.rowStates);
   if (config.rowStateColumns !== undefined) {

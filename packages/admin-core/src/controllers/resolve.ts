@@ -9,6 +9,7 @@ import type { ControllerConfig, FieldConfig, ListConfig, Scope } from './types.t
 import { checkedScope, unknownConditionKey, type ScopePlace } from '../database/conditions.ts';
 import type { ResolvedRelation } from './relation-types.ts';
 import { checkReorder, type ResolvedReorder } from './check-reorder.ts';
+import { checkTarget } from './check-target.ts';
 
 export type { ResolvedColumn };
 export type { ResolvedRelation } from './relation-types.ts';
@@ -139,17 +140,11 @@ function checkShapes(at: At, config: ControllerConfig): void {
       const targets = form.redirects[mode];
       if (targets === undefined) continue;
       onlyKeys(at, `form.redirects.${mode}`, targets, ['redirect', 'redirectClose'], '{ redirect?, redirectClose? }');
+      // `:id` only where a record exists: after a create the close target has none.
       for (const [key, target] of Object.entries(targets))
-        if (typeof target !== 'string')
-          throw at(
-            'controller_value_invalid',
-            `form.redirects.${mode}.${key}`,
-            'must be a string',
-            'Use a target such as "acme/shop/orders/update/:id".',
-          );
+        checkTarget(at, `form.redirects.${mode}.${key}`, target, { id: mode === 'update' || key === 'redirect' });
     }
-    if (form.redirects.default !== undefined && typeof form.redirects.default !== 'string')
-      throw at('controller_value_invalid', 'form.redirects.default', 'must be a string', 'Use a target such as "acme/shop/orders".');
+    if (form.redirects.default !== undefined) checkTarget(at, 'form.redirects.default', form.redirects.default, { id: false });
   }
   if (form.preview !== undefined) {
     onlyKeys(at, 'form.preview', form.preview, ['headerPartial'], '{ headerPartial }');
