@@ -15,8 +15,8 @@
 const LAYERS = [
   // Foundations.
   ['errors', 'validation', 'migrations', 'i18n', 'schema', 'database', 'storage', 'bindings', 'auth', 'audit', 'config'],
-  // What the dispatch serves besides routes: the shell page and plugin client files.
-  ['shell', 'assets'],
+  // What the dispatch serves besides routes: the shell page, plugin client files and the admin application.
+  ['shell', 'assets', 'ui'],
   // Services and declarations.
   ['behaviors', 'context', 'http', 'plugins', 'fields', 'controllers'],
   // Features: routes and operations.
@@ -115,9 +115,33 @@ module.exports = {
     {
       name: 'no-reaching-into-packages',
       severity: 'error',
-      comment: 'A package is used through its entry points, not by relative paths into its src.',
+      comment: 'A package is used through its entry points, not by relative paths into its src (`@cms/admin-ui/server` is `server.js`).',
       from: { path: '^(packages/([^/]+))/' },
-      to: { path: '^packages/', pathNot: ['^$1/', '^packages/[^/]+/src/(index|adapter|testing|node)\\.ts$'] },
+      to: {
+        path: '^packages/',
+        pathNot: ['^$1/', '^packages/[^/]+/src/(index|adapter|testing|node)\\.ts$', '^packages/admin-ui/server\\.js$'],
+      },
+    },
+    {
+      name: 'admin-ui-is-browser-only',
+      severity: 'error',
+      comment:
+        'The admin application is browser code: it never imports the core, the adapter, the plugins or Node built-ins (docs/admin-ui.md, "Package and serving"). It reads the API over HTTP, typed from the generated `src/api/schema.d.ts`.',
+      from: { path: '^packages/admin-ui/src/' },
+      to: { path: '^(packages/(admin-core|admin-koa|journal)/|examples/)' },
+    },
+    {
+      name: 'admin-ui-has-no-node-built-ins',
+      severity: 'error',
+      from: { path: '^packages/admin-ui/src/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-imports-only-the-ui-folder',
+      severity: 'error',
+      comment: 'The core takes the application as data: at most `@cms/admin-ui/server` (where the built files are), never its sources.',
+      from: { path: '^packages/admin-core/' },
+      to: { path: '^packages/admin-ui/(?!server\\.js$)' },
     },
     {
       name: 'sources-do-not-import-tests',

@@ -200,7 +200,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The admin’s strings */
+        /**
+         * The admin’s strings
+         * @description Answered with an `ETag`; `If-None-Match` with the current tag answers 304.
+         */
         get: operations["lang"];
         put?: never;
         post?: never;
@@ -3927,7 +3930,10 @@ export interface operations {
                 /** @description A served locale (another is ignored). */
                 locale?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of a copy the client has. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3937,6 +3943,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3948,6 +3955,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description The client’s copy is current. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];

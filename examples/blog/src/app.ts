@@ -25,6 +25,11 @@ export interface StartOptions {
   exactCountLimit?: number;
   /** The admin's `countCacheSeconds` (docs/performance.md, "Counts"); the bench's `--exact-counts` sets it to 0. */
   countCacheSeconds?: number;
+  /**
+   * The served locales, `en` (the fallback) first; default `en` and `de`. The browser tests add a
+   * right-to-left one whose strings fall back to `en` (docs/admin-ui.md, "Right to left").
+   */
+  locales?: readonly string[];
 }
 
 export interface ExampleApp {
@@ -67,7 +72,7 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     production: settings.production,
     database,
     secret,
-    locales: ['en', 'de'],
+    locales: options.locales ?? ['en', 'de'],
     fallbackLocale: 'en',
     plugins: pluginsFor({ typesenseUrlFromHost: settings.typesenseUrl !== undefined }),
     storage: { root: paths.storage },

@@ -21,6 +21,8 @@ export const productsController = defineController({
       release_date: { label: s('products.release_date'), type: 'date', sortable: true },
     },
     defaultSort: { column: 'name', direction: 'asc' },
+    // The list setup: each admin hides columns and picks the page size (docs/admin-ui.md, "Lists").
+    showSetup: true,
     filters: {
       currency: { type: 'group', label: s('products.currency'), column: 'currency', options: { EUR: 'EUR', USD: 'USD' } },
       release_date: { type: 'daterange', label: s('products.release_date'), column: 'release_date' },

@@ -1,0 +1,57 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * The application's browser flows (docs/admin-ui.md, "Tests"), started by `pnpm test:ui`
+ * (`scripts/test-ui.ts`), which unpacks Chromium, picks a port and a fresh data folder, and passes
+ * them here. The example app is the server, on the embedded database with its demo content.
+ */
+const port = process.env.UI_PORT ?? '3390';
+/** Set by `pnpm test:ui` (the Chromium of @sparticuz/chromium, or the caller's CHROMIUM_PATH). */
+const executablePath = process.env.CHROMIUM_PATH;
+
+export const BASE_URL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/output',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath,
+      // Plain flags, not @sparticuz/chromium's serverless ones, which turn web security off.
+      args: [
+        '--no-sandbox',
+        '--no-zygote',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    // This Node (the workspace's), not the first `node` on the PATH.
+    command: `"${process.execPath}" e2e/server.ts`,
+    url: `${BASE_URL}/backend/api/v1/lang`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: port,
+      HOST: '127.0.0.1',
+      CMS_DATA_DIR: process.env.UI_DATA_DIR ?? '',
+      ADMIN_PASSWORD: 'ui-test-password',
+      APP_SECRET: 'ui-test-secret-ui-test-secret-ui-test-secret',
+      CMS_DEMO_DATA: '1',
+    },
+  },
+});

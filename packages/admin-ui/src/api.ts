@@ -1,0 +1,321 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './api/schema.d.ts';
+import type { Boot } from './boot.ts';
+import type { LangBundle, NavigationEntry, Preferences, Profile } from './types.ts';
+
+/**
+ * Every call of the application goes through here (docs/admin-ui.md, "Calling the API"): the
+ * cookie transport only (the session token never reaches JavaScript or web storage), the
+ * `X-Requested-With` header on every request, the error envelope turned into an `ApiError`, and
+ * the session kept alive: a 401 triggers one refresh and one replay; a session that cannot be
+ * refreshed asks the application for a sign-in (a dialog over the screen) and replays after it.
+ */
+
+/** An answer that is not the API's success: `status` 0 for a network failure, `code` `malformed` for an unreadable body. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, string[]>;
+  readonly requestId: string | null;
+
+  constructor(status: number, code: string, message: string, details: Record<string, string[]> = {}, requestId: string | null = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.requestId = requestId;
+  }
+}
+
+export interface Envelope<T> {
+  data: T;
+  meta: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  query?: URLSearchParams | Record<string, string | number | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** `optional`: a 401 after one refresh is answered as it is, without asking for a sign-in (the boot's calls). */
+  session?: 'optional';
+}
+
+/** When the session expires, as a timestamp (not a token): shared by the tabs to plan refreshes. */
+const EXPIRES_KEY = 'cms-admin:session-expires';
+const CHANNEL = 'cms-admin-session';
+/** When a tab last refreshed the session; a refresh this recent is not repeated by another tab. */
+const REFRESHED_KEY = 'cms-admin:session-refreshed';
+const RECENT_MS = 5000;
+/** Refresh when 80% of the session's lifetime is over. */
+const REFRESH_AT = 0.8;
+
+const HEADERS = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+
+/** Routes whose 401 is an answer, not an ended session. */
+const AUTH_ROUTES = new Set(['/auth/login', '/auth/refresh', '/auth/logout']);
+
+/** The error envelope of a failed answer as an `ApiError`; `malformed` when there is none. */
+function errorOf(response: Response, body: unknown): ApiError {
+  const requestId = response.headers.get('X-Request-Id');
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  if (!error || typeof error.code !== 'string') return new ApiError(response.status, 'malformed', '', {}, requestId);
+  return new ApiError(
+    response.status,
+    error.code,
+    typeof error.message === 'string' ? error.message : '',
+    (error.details ?? {}) as Record<string, string[]>,
+    requestId,
+  );
+}
+
+type Settled<D> = { data?: { data: D; meta: Record<string, unknown> & { locale?: string } }; error?: unknown; response: Response };
+
+/** An openapi-fetch answer whose body could not be read (not JSON) is a malformed answer, not a crash. */
+async function settle<R extends { response: Response }>(pending: Promise<R>): Promise<R> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof ApiError || (error instanceof DOMException && error.name === 'AbortError')) throw error;
+    throw new ApiError(0, 'malformed', '');
+  }
+}
+
+/** The `data` of a success envelope, or the failure as an `ApiError`. */
+function unwrap<D>(answer: Settled<D>): D {
+  if (answer.data && typeof answer.data === 'object' && 'data' in answer.data) return answer.data.data;
+  throw errorOf(answer.response, answer.error ?? null);
+}
+
+type SessionMessage = { type: 'signed-in'; expiresAt: number } | { type: 'signed-out' } | { type: 'refreshed'; expiresAt: number };
+
+export class Api extends EventTarget {
+  /** The typed client of the core's routes (openapi-fetch over the generated `paths`), through the session's fetch. */
+  readonly client: Client<paths>;
+  readonly #boot: Boot;
+  readonly #channel: BroadcastChannel | undefined;
+  #refreshing: Promise<boolean> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Waits for the sign-in dialog while the session is gone; resolved by `signedIn`. */
+  #signIn: { promise: Promise<void>; resolve: () => void } | undefined;
+  #versionAnnounced = false;
+
+  constructor(boot: Boot) {
+    super();
+    this.#boot = boot;
+    this.client = createClient<paths>({
+      baseUrl: boot.apiBase,
+      headers: HEADERS,
+      credentials: 'same-origin',
+      fetch: (request) => this.#send(request, false),
+    });
+    this.#channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
+    this.#channel?.addEventListener('message', (event: MessageEvent<SessionMessage>) => this.#onMessage(event.data));
+  }
+
+  get boot(): Boot {
+    return this.#boot;
+  }
+
+  /**
+   * A call of a controller route (generic: `/{ctl}`, `/{ctl}/schema/list`, …), through the same
+   * session handling as the typed client: the success envelope, or an `ApiError`.
+   */
+  async call<T>(method: string, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
+    const request = new Request(this.#url(path, options.query), {
+      method,
+      headers: options.body === undefined ? HEADERS : { ...HEADERS, 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+    return this.#read<T>(await this.#send(request, options.session === 'optional'));
+  }
+
+  /** The signed-in admin, or undefined when nobody is (one refresh tried first). */
+  async me(): Promise<Profile | undefined> {
+    const answer = await settle(this.client.GET('/auth/me', { fetch: (request) => this.#send(request, true) }));
+    if (answer.response.status === 401) return undefined;
+    return unwrap(answer);
+  }
+
+  async strings(locale: string): Promise<{ strings: LangBundle; locale: string }> {
+    const answer = await settle(this.client.GET('/lang', { params: { query: { locale } } }));
+    const data = unwrap(answer);
+    return { strings: data, locale: answer.data?.meta.locale ?? locale };
+  }
+
+  async navigation(): Promise<NavigationEntry[]> {
+    return unwrap(await settle(this.client.GET('/navigation')));
+  }
+
+  async savePreferences(change: { admin_theme?: string; admin_locale?: string }): Promise<Preferences> {
+    return unwrap(await settle(this.client.PUT('/account/preferences', { body: change as never })));
+  }
+
+  async login(login: string, password: string): Promise<void> {
+    const data = unwrap(await settle(this.client.POST('/auth/login', { body: { login, password } })));
+    this.signedIn(data.expires_in);
+  }
+
+  async logout(): Promise<void> {
+    const answer = await settle(this.client.POST('/auth/logout', { body: {} as never }));
+    // An ended session is signed out already; anything else is worth telling.
+    if (answer.response.status !== 401) unwrap(answer);
+    this.#forget();
+    this.#post({ type: 'signed-out' });
+  }
+
+  /** After a sign-in in this tab: plan the refresh, tell the other tabs, replay what waited. */
+  signedIn(expiresIn: number): void {
+    const expiresAt = Date.now() + expiresIn * 1000;
+    this.#schedule(expiresAt);
+    this.#post({ type: 'signed-in', expiresAt });
+    this.#resume();
+  }
+
+  /** The session's planned refresh from what an earlier page of this browser learned. */
+  resumeSchedule(): void {
+    const stored = Number(localStorage.getItem(EXPIRES_KEY));
+    if (stored > Date.now()) this.#schedule(stored, false);
+  }
+
+  get waitingForSignIn(): boolean {
+    return this.#signIn !== undefined;
+  }
+
+  #url(path: string, query: CallOptions['query']): string {
+    const url = new URL(this.#boot.apiBase + path, location.origin);
+    if (query instanceof URLSearchParams) url.search = query.toString();
+    else if (query)
+      for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+    return url.pathname + url.search;
+  }
+
+  /** One request on the wire: a network failure becomes an `ApiError` (status 0); a changed served version is announced. */
+  async #fetch(request: Request): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetch(request);
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError(0, 'network', '');
+    }
+    const version = response.headers.get('X-Admin-Version');
+    if (version && this.#boot.version && version !== this.#boot.version && !this.#versionAnnounced) {
+      this.#versionAnnounced = true;
+      this.dispatchEvent(new Event('version-changed'));
+    }
+    return response;
+  }
+
+  /**
+   * A request with the session kept: a 401 (but on the auth routes) triggers one refresh and one
+   * replay; then, unless `optional`, the sign-in dialog and one more replay after it.
+   */
+  async #send(request: Request, optional: boolean): Promise<Response> {
+    const copy = request.clone();
+    const response = await this.#fetch(request);
+    const path = new URL(request.url).pathname.slice(this.#boot.apiBase.length);
+    if (response.status !== 401 || AUTH_ROUTES.has(path)) return response;
+    if (await this.refresh()) {
+      const replayed = await this.#fetch(copy.clone());
+      if (replayed.status !== 401) return replayed;
+    }
+    if (optional) return response;
+    await this.#waitForSignIn();
+    return this.#fetch(copy.clone());
+  }
+
+  async #read<T>(response: Response): Promise<Envelope<T>> {
+    const requestId = response.headers.get('X-Request-Id');
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      throw new ApiError(response.status, 'malformed', '', {}, requestId);
+    }
+    if (response.ok) {
+      if (typeof body !== 'object' || body === null || !('data' in body))
+        throw new ApiError(response.status, 'malformed', '', {}, requestId);
+      const envelope = body as { data: T; meta?: Record<string, unknown> };
+      return { data: envelope.data, meta: envelope.meta ?? {} };
+    }
+    throw errorOf(response, body);
+  }
+
+  /**
+   * One refresh at a time across the tabs (`navigator.locks`): a tab that waited for another's
+   * refresh, or asks within seconds of one, finds it recorded and does not refresh again (the
+   * cookie is shared). False when the session is over.
+   */
+  refresh(): Promise<boolean> {
+    this.#refreshing ??= (async () => {
+      const asked = Date.now();
+      const run = async () => {
+        // Another tab refreshed while this one waited for the lock (or just before): done.
+        if ((Number(localStorage.getItem(REFRESHED_KEY)) || 0) >= asked - RECENT_MS) return true;
+        const answer = await this.client.POST('/auth/refresh', { body: {} as never, fetch: (request) => this.#fetch(request) });
+        if (!answer.data) return false;
+        const expiresAt = Date.now() + answer.data.data.expires_in * 1000;
+        localStorage.setItem(REFRESHED_KEY, String(Date.now()));
+        this.#schedule(expiresAt);
+        this.#post({ type: 'refreshed', expiresAt });
+        return true;
+      };
+      try {
+        return navigator.locks ? await navigator.locks.request('cms-admin-refresh', run) : await run();
+      } catch {
+        return false;
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+
+  #schedule(expiresAt: number, store = true): void {
+    if (store) localStorage.setItem(EXPIRES_KEY, String(expiresAt));
+    clearTimeout(this.#timer);
+    const delay = Math.max(1000, (expiresAt - Date.now()) * REFRESH_AT);
+    this.#timer = setTimeout(() => void this.refresh(), delay);
+  }
+
+  #waitForSignIn(): Promise<void> {
+    if (!this.#signIn) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      this.#signIn = { promise, resolve };
+      this.dispatchEvent(new Event('session-ended'));
+    }
+    return this.#signIn.promise;
+  }
+
+  #resume(): void {
+    const waiting = this.#signIn;
+    this.#signIn = undefined;
+    waiting?.resolve();
+  }
+
+  #forget(): void {
+    clearTimeout(this.#timer);
+    localStorage.removeItem(EXPIRES_KEY);
+  }
+
+  #post(message: SessionMessage): void {
+    this.#channel?.postMessage(message);
+  }
+
+  #onMessage(message: SessionMessage): void {
+    if (message.type === 'signed-out') {
+      this.#forget();
+      this.dispatchEvent(new Event('signed-out'));
+    } else {
+      // Another tab signed in or refreshed: the cookie is shared, so this tab is signed in too.
+      this.#schedule(message.expiresAt, false);
+      if (message.type === 'signed-in') this.#resume();
+      this.dispatchEvent(new Event('signed-in-elsewhere'));
+    }
+  }
+}

@@ -1,0 +1,353 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { Api, ApiError } from './api.ts';
+import type { Boot } from './boot.ts';
+import { LightElement } from './element.ts';
+import { I18n, type PluralForms } from './i18n.ts';
+import { parseRoute, type Route, safeNext } from './router.ts';
+import type { NavigationEntry, Profile } from './types.ts';
+import './screens/login.ts';
+import './screens/list.ts';
+import './screens/record.ts';
+
+type Theme = 'light' | 'dark' | 'auto';
+
+/**
+ * The application (docs/admin-ui.md): boots from the shell's JSON, signs in, loads the strings,
+ * the navigation and the profile, then renders the screen of the current route inside the shell
+ * (header, navigation, main). Routes change through `navigate`; every change moves focus to the
+ * page's heading. A session that ends while working opens a sign-in dialog over the screen.
+ */
+export class CmsApp extends LightElement {
+  boot!: Boot;
+  api!: Api;
+  i18n: I18n | undefined;
+  me: Profile | undefined;
+  nav: NavigationEntry[] = [];
+  route: Route = { name: 'dashboard' };
+  /** A failure of the boot itself: shown with a retry. */
+  failure: ApiError | undefined;
+  /** Set when the served version changed under this tab (a deploy). */
+  staleVersion = false;
+  #focusAfterRender = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.api = new Api(this.boot);
+    this.api.addEventListener('session-ended', () => this.requestUpdate());
+    this.api.addEventListener('signed-out', () => this.#signedOut());
+    this.api.addEventListener('signed-in-elsewhere', () => {
+      if (this.route.name === 'login') void this.start();
+      else this.requestUpdate();
+    });
+    this.api.addEventListener('version-changed', () => {
+      this.staleVersion = true;
+      this.requestUpdate();
+    });
+    window.addEventListener('popstate', () => this.#setRoute(false));
+    this.addEventListener('click', (event) => this.#onClick(event));
+    // A chunk that fails to load (a deploy removed it) offers the same reload.
+    window.addEventListener('vite:preloadError', (event) => {
+      event.preventDefault();
+      this.staleVersion = true;
+      this.requestUpdate();
+    });
+    void this.start();
+  }
+
+  /**
+   * Loads strings and session state, then shows the route (or the sign-in with `next`). Focus
+   * moves to the heading after a sign-in, not on the first load of the page (where the skip link
+   * comes first).
+   */
+  async start(focus = false): Promise<void> {
+    this.failure = undefined;
+    this.route = parseRoute(location.pathname, this.boot.prefix);
+    try {
+      this.me = await this.#loadProfile();
+      await this.loadStrings(this.me?.preferences.admin_locale ?? this.boot.locale);
+      this.applyTheme((this.me?.preferences.admin_theme as Theme | null) ?? 'auto');
+      if (!this.me) {
+        if (this.route.name !== 'login') {
+          const next = location.pathname + location.search;
+          const query = next === this.boot.prefix || next === `${this.boot.prefix}/` ? '' : `?next=${encodeURIComponent(next)}`;
+          history.replaceState(null, '', `${this.boot.prefix}/login${query}`);
+          this.route = { name: 'login' };
+        }
+      } else {
+        this.api.resumeSchedule();
+        this.nav = await this.api.navigation();
+        if (this.route.name === 'login') this.navigate(safeNext(new URLSearchParams(location.search).get('next'), this.boot.prefix), true);
+      }
+    } catch (error) {
+      this.failure = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
+    }
+    this.#focusAfterRender = focus;
+    this.requestUpdate();
+  }
+
+  async #loadProfile(): Promise<Profile | undefined> {
+    return this.api.me();
+  }
+
+  async loadStrings(locale: string): Promise<void> {
+    const { strings, locale: resolved } = await this.api.strings(locale);
+    this.i18n = new I18n(resolved, strings as Record<string, PluralForms>);
+    document.documentElement.lang = resolved;
+    document.documentElement.dir = this.i18n.dir;
+  }
+
+  applyTheme(theme: Theme): void {
+    document.documentElement.dataset.theme = theme;
+  }
+
+  /** After a sign-in on the sign-in screen. */
+  async signedIn(): Promise<void> {
+    await this.start(true);
+  }
+
+  navigate(path: string, replace = false): void {
+    if (replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    this.#setRoute(true);
+  }
+
+  /** The list's state in the URL, without a new history entry per keystroke when `replace`. */
+  setQuery(query: URLSearchParams, replace: boolean): void {
+    const search = query.toString();
+    const url = location.pathname + (search ? `?${search}` : '');
+    if (url === location.pathname + location.search) return;
+    if (replace) history.replaceState(null, '', url);
+    else history.pushState(null, '', url);
+  }
+
+  #setRoute(focus: boolean): void {
+    const previous = this.route;
+    this.route = parseRoute(location.pathname, this.boot.prefix);
+    if (this.route.name === 'login' && this.me) this.route = { name: 'dashboard' };
+    if (this.route.name !== 'login' && !this.me) {
+      void this.start();
+      return;
+    }
+    // A list that only changed its query keeps its focus (search, sort, paging).
+    const sameScreen = previous.name === this.route.name && JSON.stringify(previous) === JSON.stringify(this.route);
+    this.#focusAfterRender = focus && !sameScreen;
+    this.requestUpdate();
+    if (sameScreen) this.dispatchEvent(new Event('query-changed'));
+  }
+
+  #onClick(event: MouseEvent): void {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const anchor = (event.target as Element).closest('a');
+    if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
+    const url = new URL(anchor.href, location.href);
+    // A link within the page (the skip link) is the browser's.
+    if (url.hash && url.pathname === location.pathname) return;
+    if (url.origin !== location.origin || !(url.pathname === this.boot.prefix || url.pathname.startsWith(`${this.boot.prefix}/`))) return;
+    if (url.pathname.startsWith(`${this.boot.prefix}/api/`) || url.pathname.startsWith(`${this.boot.prefix}/assets/`)) return;
+    event.preventDefault();
+    this.navigate(url.pathname + url.search);
+  }
+
+  #signedOut(): void {
+    this.me = undefined;
+    this.nav = [];
+    history.replaceState(null, '', `${this.boot.prefix}/login`);
+    this.route = { name: 'login' };
+    this.#focusAfterRender = true;
+    this.requestUpdate();
+  }
+
+  async signOut(): Promise<void> {
+    await this.api.logout();
+    this.#signedOut();
+  }
+
+  override updated(): void {
+    if (!this.#focusAfterRender) return;
+    this.#focusAfterRender = false;
+    // Screens that load render their heading at once, so it is there to take focus.
+    requestAnimationFrame(() => this.querySelector<HTMLElement>('main h1, .cms-login h1')?.focus());
+  }
+
+  t(key: string, params?: Record<string, string | number>, count?: number): string {
+    return this.i18n?.t(key, params, count) ?? '';
+  }
+
+  override render(): TemplateResult | typeof nothing {
+    if (!this.i18n) {
+      return this.failure ? this.#failureView() : html`<p class="cms-loading" role="status">…</p>`;
+    }
+    if (this.failure) return this.#failureView();
+    const banner = this.staleVersion
+      ? html`<div class="cms-banner" role="status">
+          ${this.t('version_changed')}
+          <button type="button" class="cms-button" @click=${() => location.reload()}>${this.t('reload')}</button>
+        </div>`
+      : nothing;
+    if (!this.me || this.route.name === 'login') return html`${banner}<cms-login .app=${this}></cms-login>`;
+    return html`${banner}<a class="cms-skip" href="#cms-main">${this.t('skip_to_content')}</a>
+      <div class="cms-layout">
+        <header class="cms-header">
+          <a class="cms-brand" href=${this.boot.prefix}>${this.t('brand')}</a>
+          ${this.#accountMenu()}
+        </header>
+        ${this.#navigation()}
+        <main id="cms-main" class="cms-main" tabindex="-1">${this.#screen()}</main>
+      </div>
+      ${this.api.waitingForSignIn ? html`<cms-login .app=${this} dialog></cms-login>` : nothing}`;
+  }
+
+  #failureView(): TemplateResult {
+    const error = this.failure!;
+    const message = error.message || this.i18n?.t('error_network') || 'The admin could not be reached.';
+    return html`<main class="cms-main cms-failure" id="cms-main">
+      <h1 tabindex="-1">${this.i18n?.t('error_title') ?? 'Something went wrong'}</h1>
+      <p role="alert">${message}</p>
+      ${error.requestId ? html`<p>${this.i18n?.t('reference', { id: error.requestId }) ?? error.requestId}</p>` : nothing}
+      <button type="button" class="cms-button" @click=${() => void this.start()}>${this.i18n?.t('retry') ?? 'Retry'}</button>
+    </main>`;
+  }
+
+  #screen(): TemplateResult {
+    const route = this.route;
+    switch (route.name) {
+      case 'dashboard':
+        return this.#dashboard();
+      case 'list':
+        return html`<cms-list .app=${this} .ctl=${route.ctl}></cms-list>`;
+      case 'record':
+        return html`<cms-record .app=${this} .ctl=${route.ctl} .recordId=${route.id}></cms-record>`;
+      default:
+        return this.notFound();
+    }
+  }
+
+  notFound(): TemplateResult {
+    document.title = this.t('not_found_title');
+    return html`<h1 tabindex="-1">${this.t('not_found_title')}</h1>
+      <p>${this.t('not_found_text')}</p>
+      <p><a href=${this.boot.prefix}>${this.t('back_to_dashboard')}</a></p>`;
+  }
+
+  forbidden(): TemplateResult {
+    document.title = this.t('forbidden_title');
+    return html`<h1 tabindex="-1">${this.t('forbidden_title')}</h1>
+      <p>${this.t('forbidden_text')}</p>
+      <p><a href=${this.boot.prefix}>${this.t('back_to_dashboard')}</a></p>`;
+  }
+
+  /** The navigation's label of a controller (its own address when the navigation has none). */
+  navLabel(ctl: string): string {
+    const entries = this.nav.flatMap((entry) => [entry, ...entry.sideMenu]);
+    return entries.find((entry) => entry.controller === ctl)?.label ?? ctl;
+  }
+
+  ctlPath(ctl: string): string {
+    return `${this.boot.prefix}/${ctl}`;
+  }
+
+  #current(ctl: string): boolean {
+    return (this.route.name === 'list' || this.route.name === 'record') && this.route.ctl === ctl;
+  }
+
+  #navigation(): TemplateResult {
+    const sorted = (entries: NavigationEntry[]) => [...entries].sort((a, b) => a.order - b.order);
+    const link = (entry: NavigationEntry) =>
+      entry.controller
+        ? html`<a href=${this.ctlPath(entry.controller)} aria-current=${this.#current(entry.controller) ? 'page' : nothing}>${entry.label}</a>`
+        : html`<span>${entry.label}</span>`;
+    return html`<nav class="cms-nav" aria-label=${this.t('navigation')}>
+      <ul>
+        ${sorted(this.nav).map(
+          (group) => html`<li>
+            <span class="cms-nav-group">${group.label}</span>
+            ${
+              group.sideMenu.length
+                ? html`<ul>
+                  ${sorted(group.sideMenu).map((item) => html`<li>${link(item)}</li>`)}
+                </ul>`
+                : html`<ul><li>${link(group)}</li></ul>`
+            }
+          </li>`,
+        )}
+      </ul>
+    </nav>`;
+  }
+
+  #dashboard(): TemplateResult {
+    document.title = this.t('dashboard');
+    const groups = [...this.nav].sort((a, b) => a.order - b.order);
+    return html`<h1 tabindex="-1">${this.t('dashboard')}</h1>
+      ${groups.map(
+        (group) => html`<section class="cms-tiles" aria-labelledby="tiles-${group.code}">
+          <h2 id="tiles-${group.code}">${group.label}</h2>
+          <ul>
+            ${(group.sideMenu.length ? [...group.sideMenu].sort((a, b) => a.order - b.order) : [group])
+              .filter((item) => item.controller)
+              .map((item) => html`<li><a class="cms-tile" href=${this.ctlPath(item.controller)}>${item.label}</a></li>`)}
+          </ul>
+        </section>`,
+      )}`;
+  }
+
+  #accountMenu(): TemplateResult {
+    const me = this.me!;
+    const name = [me.first_name, me.last_name].filter(Boolean).join(' ') || me.login;
+    const theme = document.documentElement.dataset.theme ?? 'auto';
+    return html`<details class="cms-account">
+      <summary>
+        ${me.avatar.thumb_url ? html`<img class="cms-avatar" src=${me.avatar.thumb_url} alt="" width="28" height="28" />` : html`<span class="cms-avatar" aria-hidden="true">${name.slice(0, 1).toUpperCase()}</span>`}
+        <span>${name}</span>
+      </summary>
+      <div class="cms-account-panel">
+        <fieldset>
+          <legend>${this.t('theme')}</legend>
+          ${this.boot.themes.map(
+            (value) => html`<label
+              ><input type="radio" name="cms-theme" .value=${value} ?checked=${theme === value} @change=${() => void this.#savePreferences({ admin_theme: value })} />
+              ${this.t(`theme_${value}`)}</label
+            >`,
+          )}
+        </fieldset>
+        ${
+          this.boot.locales.length > 1
+            ? html`<label
+              >${this.t('language')}
+              <select @change=${(event: Event) => void this.#savePreferences({ admin_locale: (event.target as HTMLSelectElement).value })}>
+                ${this.boot.locales.map((locale) => html`<option .value=${locale} ?selected=${this.i18n?.locale === locale}>${languageName(locale)}</option>`)}
+              </select></label
+            >`
+            : nothing
+        }
+        <button type="button" class="cms-button" @click=${() => void this.signOut()}>${this.t('sign_out')}</button>
+      </div>
+    </details>`;
+  }
+
+  async #savePreferences(change: { admin_theme?: string; admin_locale?: string }): Promise<void> {
+    // Applied at once, then kept for the next sign-in.
+    if (change.admin_theme) this.applyTheme(change.admin_theme as Theme);
+    if (change.admin_locale) await this.loadStrings(change.admin_locale);
+    this.requestUpdate();
+    const preferences = await this.api.savePreferences(change);
+    if (this.me) this.me = { ...this.me, preferences };
+    this.dispatchEvent(new Event('query-changed'));
+  }
+}
+
+/** A locale's name in its own language, for the switcher. */
+function languageName(locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
+  } catch {
+    return locale;
+  }
+}
+
+customElements.define('cms-app', CmsApp);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'cms-app': CmsApp;
+  }
+}
