@@ -10,7 +10,8 @@
  * tsc against the packed `.d.ts` files, and both hosts (JavaScript, then TypeScript) started on
  * the embedded database with the journal, the first superuser created the documented ways (the
  * `cms-admin` command, then `bootstrap`), the command refused beside the running host (the data
- * directory's lock), a sign-in, a post created and listed over HTTP, a stop.
+ * directory's lock), the admin application (`@cms/admin-ui`) loaded from the shell, a sign-in, a
+ * post created and listed over HTTP, a stop.
  *
  * Tarballs change with every source change, so the committed lockfile names them at fixed paths
  * (`file:tarballs/<name>.tgz`) and this script writes each tarball's integrity into a copy of it
@@ -25,8 +26,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
-/** Every publishable package, one a line (the admin application's package joins here when it exists). */
-const PACKAGES = ['@cms/admin-core', '@cms/admin-koa', '@cms/journal'];
+/** Every publishable package (docs/releasing.md). */
+const PACKAGES = ['@cms/admin-core', '@cms/admin-koa', '@cms/admin-ui', '@cms/journal'];
 
 const ROOT = resolve(import.meta.dirname, '..');
 const HOST_DIR = join(ROOT, '.ci', 'host');
@@ -89,7 +90,14 @@ function run(command, commandArgs, options) {
 const tarballName = (name) => `${name.replace(/^@/, '').replace('/', '-')}.tgz`;
 const sha512 = (file) => `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
 const manifestOf = (tarball) => JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
-const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** A manifest field as npm writes it into a lockfile: keys sorted, an empty object left out. */
+const canonical = (value) => {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value ?? null;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length === 0 ? null : Object.fromEntries(entries.map(([key, inner]) => [key, canonical(inner)]));
+};
+const same = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 /** npm writes `bin` paths without their leading `./` into a lockfile. */
 const normalized = (field, value) =>
   field === 'bin' && value ? Object.fromEntries(Object.entries(value).map(([name, path]) => [name, path.replace(/^\.\//, '')])) : value;
@@ -204,20 +212,34 @@ async function call(method, url, { token, body } = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
-  return { status: response.status, text, json: () => JSON.parse(text) };
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
 }
 
 function expectStatus(response, status, what) {
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${response.text.slice(0, 500)}`);
 }
 
-/** Signs in as the first superuser, creates a post (its content sanitized by the markup worker) and lists it. */
+/**
+ * Loads the admin application (the shell's module script, from the installed `@cms/admin-ui`),
+ * signs in as the first superuser, creates a post (its content sanitized by the markup worker) and lists it.
+ */
 async function exercise(url, password, flavour) {
-  const origin = new URL(url).origin;
+  const { origin, pathname: prefix } = new URL(url);
   const home = await call('GET', `${origin}/`);
   if (home.status !== 200 || !home.text.includes('Hello from the host')) throw new Error(`GET / is not the host's: ${home.status}`);
   expectStatus(await call('GET', `${url}/api/v1/lang`), 200, 'GET /lang');
-  expectStatus(await call('GET', url), 200, 'GET the shell');
+  const shell = await call('GET', url);
+  expectStatus(shell, 200, 'GET the shell');
+  const entry = /<script type="module"[^>]*\ssrc="([^"]+)"/.exec(shell.text)?.[1];
+  if (!entry?.startsWith(`${prefix}/assets/_ui/`))
+    throw new Error(`the shell loads no module script from ${prefix}/assets/_ui/ (is @cms/admin-ui installed and built?):\n${shell.text}`);
+  const script = await call('GET', `${origin}${entry}`);
+  expectStatus(script, 200, `GET the application's entry ${entry}`);
+  const type = script.headers.get('content-type') ?? '';
+  const caching = script.headers.get('cache-control') ?? '';
+  if (!type.startsWith('text/javascript') || !caching.includes('immutable'))
+    throw new Error(`the application's entry ${entry} is served as "${type}", "Cache-Control: ${caching}"`);
+  expectStatus(await call('GET', `${url}/assets/_ui/nope.js`), 404, 'GET a missing file of the application');
   const refused = await call('POST', `${url}/api/v1/auth/login`, { body: { login: 'admin', password: `${password}-wrong` } });
   expectStatus(refused, 401, 'login with a wrong password');
   const login = await call('POST', `${url}/api/v1/auth/login`, { body: { login: 'admin', password } });
@@ -305,7 +327,7 @@ async function main() {
     log('cms-admin create-superuser beside the running host was refused');
     await exercise(js.url, password, 'javascript');
     await stopHost(js);
-    log('host.js: signed in, created and listed a post, stopped');
+    log('host.js: served the admin application, signed in, created and listed a post, stopped');
 
     // TypeScript: a fresh folder again; `bootstrap` creates the superuser.
     rmSync(join(scratch, '.data'), { recursive: true, force: true });
@@ -314,7 +336,7 @@ async function main() {
       throw new Error(`host.ts did not bootstrap the superuser:\n${ts.output()}`);
     await exercise(ts.url, password, 'typescript');
     await stopHost(ts);
-    log('host.ts: bootstrapped, signed in, created and listed a post, stopped');
+    log('host.ts: bootstrapped, served the admin application, signed in, created and listed a post, stopped');
   } finally {
     cleanUp();
   }
