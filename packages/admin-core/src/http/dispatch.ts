@@ -214,7 +214,7 @@ export function createDispatch(
     entry('*', `${prefix}/api{/*rest}`, async (incoming) => fail(incoming, NotFound())),
     // The application's files by exact raw key; a miss is a 404, never the shell (docs/admin-ui.md, "Package and serving").
     entry('GET', `${prefix}/assets/_ui{/*file}`, async (incoming, match) =>
-      file(answerUiFile(ui, match.captures[0], incoming.headers['if-none-match'] || undefined)),
+      file(answerUiFile(ui, match.captures[0], incoming.headers['if-none-match'] || undefined, incoming.headers['accept-encoding'])),
     ),
   ];
   if (storage instanceof LocalDiskStorage) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { ASSET_KINDS } from '../assets/types.ts';
 import { ConfigError } from '../errors/config.ts';
 
@@ -13,6 +14,8 @@ interface UiFile {
   readonly contentType: string;
   /** Strong validator: a quoted sha256 prefix of the content. */
   readonly etag: string;
+  /** The gzip of a text file (scripts, style sheets, SVG, JSON, source maps), when smaller: served to a browser that accepts it. */
+  readonly gzip?: Buffer;
 }
 
 /** A built application, served under `{prefix}/assets/_ui/` (docs/admin-ui.md, "Package and serving"). */
@@ -41,6 +44,8 @@ export type UiBundle = ServedUi | { readonly state: 'off' | 'not-installed' | 'n
 export type UiSetting = false | { readonly dir: string } | undefined;
 
 const MANIFEST = '.vite/manifest.json';
+/** Content types worth compressing once at start-up (images and fonts are compressed already). */
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript)|image\/svg\+xml)/;
 const HASH_LENGTH = 16;
 
 const invalid = (problem: string, fix = 'Build the admin application again.') =>
@@ -66,7 +71,18 @@ function readFolder(dir: string): Map<string, UiFile> {
       if (entry.isDirectory()) walk(key);
       else if (entry.isFile()) {
         const body = readFileSync(path);
-        files.set(key, Object.freeze({ key, body, contentType: contentTypeOf(key), etag: `"${sha256(body).slice(0, HASH_LENGTH)}"` }));
+        const contentType = contentTypeOf(key);
+        const gzip = COMPRESSIBLE.test(contentType) ? gzipSync(body, { level: 9 }) : undefined;
+        files.set(
+          key,
+          Object.freeze({
+            key,
+            body,
+            contentType,
+            etag: `"${sha256(body).slice(0, HASH_LENGTH)}"`,
+            ...(gzip && gzip.length < body.length ? { gzip } : {}),
+          }),
+        );
       } else {
         throw invalid(`"${path}" is not a regular file or folder`, 'Build the application into a folder of plain files.');
       }

@@ -31,6 +31,7 @@ describe('reading the build', () => {
     const bundle = readUiBundle(FIXTURE);
     if (bundle.state !== 'served') throw new Error(bundle.state);
     expect([...bundle.files.keys()].sort()).toEqual([
+      'assets/big-Mno678.js',
       'assets/lazy-Ghi012.js',
       'assets/main-AbC123.js',
       'assets/main-XyZ789.css',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,37 @@ describe('the admin application: a built bundle', () => {
       expect(again.headers.etag).toBe(etag);
     }
     expect((await rawGet(server, `${UI}/${key}`, { 'If-None-Match': '"other"' })).status).toBe(200);
+  });
+
+  it('sends a text file gzip-compressed to a browser that accepts it, with its own ETag', async () => {
+    const key = 'assets/big-Mno678.js';
+    const plain = await rawGet(server, `${UI}/${key}`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.body.equals(fixtureFile(key))).toBe(true);
+    const packed = await rawGet(server, `${UI}/${key}`, { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(packed.status).toBe(200);
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.headers.vary).toBe('Accept-Encoding');
+    expect(packed.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(packed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(packed.body.length).toBeLessThan(plain.body.length);
+    expect(gunzipSync(packed.body).equals(fixtureFile(key))).toBe(true);
+    const etag = packed.headers.etag as string;
+    expect(etag).toBe(`${(plain.headers.etag as string).slice(0, -1)}-gz"`);
+    expect((await rawGet(server, `${UI}/${key}`, { 'Accept-Encoding': 'gzip', 'If-None-Match': etag })).status).toBe(304);
+    // The plain ETag does not validate the compressed answer, nor the other way round.
+    expect(
+      (await rawGet(server, `${UI}/${key}`, { 'Accept-Encoding': 'gzip', 'If-None-Match': plain.headers.etag as string })).status,
+    ).toBe(200);
+    for (const refused of ['gzip;q=0', 'identity', 'br', 'gzip;q=0.0, br']) {
+      const res = await rawGet(server, `${UI}/${key}`, { 'Accept-Encoding': refused });
+      expect(res.headers['content-encoding'], refused).toBeUndefined();
+      expect(res.body.equals(fixtureFile(key))).toBe(true);
+    }
+    for (const accepted of ['*', 'GZIP', 'br;q=1, gzip;q=0.5', 'x-gzip']) {
+      expect((await rawGet(server, `${UI}/${key}`, { 'Accept-Encoding': accepted })).headers['content-encoding'], accepted).toBe('gzip');
+    }
   });
 
   it.each([
