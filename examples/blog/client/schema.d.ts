@@ -7285,7 +7285,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A partial of the controller. */
-                name: "stock_summary";
+                name: "stock_summary" | "list_header";
             };
             cookie?: never;
         };

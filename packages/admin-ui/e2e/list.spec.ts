@@ -281,3 +281,129 @@ test('keyboard only: arrows move between the rows of the grid', async ({ page })
   await expect(page.getByRole('heading', { level: 1, name: /^Record \d+$/ })).toBeFocused();
   await api.dispose();
 });
+
+const POSTS = '/backend/cms/journal/posts';
+
+/** Draft journal posts titled `{tag} {n}`. */
+async function createPosts(api: Awaited<ReturnType<typeof apiAs>>, tag: string, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let n = 1; n <= count; n++) {
+    const answer = await api.post(`${API}/cms/journal/posts`, {
+      data: { title: `${tag} ${n}`, slug: `${tag}-${n}`, content: 'x', status: 'draft' },
+    });
+    expect(answer.status(), await answer.text()).toBe(201);
+    ids.push((await answer.json()).data.id);
+  }
+  return ids;
+}
+
+test('a bulk action asks with its confirm text, runs, and says what it did: published over the API too', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('pub');
+  const ids = await createPosts(api, tag, 2);
+  await signIn(page, `${POSTS}?search=${tag}`);
+  await expect(rows(page)).toHaveCount(2);
+  await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
+  await page.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Publish', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Publish the selected posts?');
+  await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.locator('.cms-status')).not.toBeEmpty();
+  for (const id of ids) expect((await (await api.get(`${API}/cms/journal/posts/${id}`)).json()).data.status).toBe('published');
+  await api.dispose();
+});
+
+test('keyboard only: filter with a group filter and clear it', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('kflt');
+  const [usd] = await createProducts(api, tag, 2);
+  await api.put(`${API}/acme/catalog/products/${usd}`, { data: { currency: 'USD' } });
+  await signIn(page, `${PRODUCTS}?search=${tag}`);
+  await expect(rows(page)).toHaveCount(2);
+  await page.locator('details.cms-filter summary', { hasText: 'Currency' }).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('checkbox', { name: 'USD' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(rows(page)).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('details.cms-filter summary', { hasText: 'Currency' })).toBeFocused();
+  await page.getByRole('button', { name: 'Remove the filter Currency' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(rows(page)).toHaveCount(2);
+  await api.dispose();
+});
+
+test('the header partial shows above the list, and a row action with a target opens it', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('ract');
+  const [id] = await createProducts(api, tag, 1);
+  await signIn(page, `${PRODUCTS}?search=${tag}`);
+  await expect(page.locator('cms-partial p.acme-list-header')).toHaveText(
+    'Prices are in euros; each product’s cost is in its own currency.',
+  );
+  await page.getByRole('link', { name: `Preview: record ${id}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/backend/acme/catalog/products/preview/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: `Record ${id}` })).toBeVisible();
+  await api.dispose();
+});
+
+test('a partial is rebuilt from its node tree through the allowlist: nothing in it runs', async ({ page }) => {
+  await page.route(
+    (url) => url.pathname.endsWith('/partials/list_header'),
+    (route) =>
+      route.fulfill({
+        json: {
+          data: {
+            nodes: [
+              {
+                tag: 'p',
+                attrs: { onclick: 'window.__owned=1', style: 'color:red', class: 'kept' },
+                children: [{ text: '<b>not bold</b>' }],
+              },
+              { tag: 'a', attrs: { href: 'javascript:window.__owned=2' }, children: [{ text: 'a link' }] },
+              { tag: 'script', attrs: {}, children: [{ text: 'window.__owned=3' }] },
+              { tag: 'img', attrs: { src: 'data:image/svg+xml,<svg onload=alert(1)>', alt: 'x' }, children: [] },
+            ],
+          },
+          meta: {},
+        },
+      }),
+  );
+  await signIn(page, PRODUCTS);
+  const partial = page.locator('cms-partial');
+  await expect(partial.locator('p.kept')).toHaveText('<b>not bold</b>');
+  expect(await partial.locator('p.kept').getAttribute('onclick')).toBeNull();
+  expect(await partial.locator('p.kept').getAttribute('style')).toBeNull();
+  expect(await partial.locator('a').getAttribute('href')).toBeNull();
+  await expect(partial.locator('script, b')).toHaveCount(0);
+  expect(await partial.locator('img').getAttribute('src')).toBeNull();
+  await partial.locator('p.kept').click();
+  await partial.locator('a').click();
+  expect(await page.evaluate(() => (window as unknown as { __owned?: number }).__owned)).toBeUndefined();
+});
+
+test('a row action without a target runs the record action; a second run is refused and says so', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('arch');
+  const [id] = await createPosts(api, tag, 1);
+  // The journal declares no row action: this list schema offers its record action "archive" as one.
+  await page.route(
+    (url) => url.pathname === `${API}/cms/journal/posts/schema/list`,
+    async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data.rowActions = [{ name: 'archive', label: 'Archive' }];
+      await route.fulfill({ response, json: body });
+    },
+  );
+  await signIn(page, `${POSTS}?search=${tag}`);
+  const archive = page.getByRole('button', { name: `Archive: record ${id}` });
+  await archive.click();
+  await expect(page.locator('.cms-status')).toContainText('is archived');
+  expect((await (await api.get(`${API}/cms/journal/posts/${id}`)).json()).data.status).toBe('archived');
+  await archive.click();
+  await expect(page.locator('.cms-status')).toHaveText('This action does not apply to this record now. Nothing was changed.');
+  await api.dispose();
+});

@@ -70,11 +70,14 @@ test('theme and language switch at once and stay for the next visit', async ({ p
   expect(admin.status(), await admin.text()).toBe(201);
   await signIn(page, '/backend', { login: tag, password: 'pref-password-1' });
   await page.locator('.cms-account summary').click();
-  await page.getByRole('radio', { name: 'Dark' }).check();
+  const saved = () => page.waitForResponse((r) => r.url().endsWith('/account/preferences') && r.request().method() === 'PUT');
+  await Promise.all([saved(), page.getByRole('radio', { name: 'Dark' }).check()]);
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.getByLabel('Language').selectOption('de');
+  await Promise.all([saved(), page.getByLabel('Language').selectOption('de')]);
   await expect(page.getByRole('heading', { level: 1, name: 'Übersicht' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  // The navigation's labels follow at once too.
+  await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Beiträge' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Übersicht' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');

@@ -64,7 +64,12 @@ export class CmsApp extends LightElement {
     this.route = parseRoute(location.pathname, this.boot.prefix);
     try {
       this.me = await this.#loadProfile();
-      await this.loadStrings(this.me?.preferences.admin_locale ?? this.boot.locale);
+      // The strings and the navigation at once: neither waits for the other.
+      const [, nav] = await Promise.all([
+        this.loadStrings(this.me?.preferences.admin_locale ?? this.boot.locale),
+        this.me ? this.api.navigation() : Promise.resolve([]),
+      ]);
+      this.nav = nav;
       this.applyTheme((this.me?.preferences.admin_theme as Theme | null) ?? 'auto');
       if (!this.me) {
         if (this.route.name !== 'login') {
@@ -75,7 +80,6 @@ export class CmsApp extends LightElement {
         }
       } else {
         this.api.resumeSchedule();
-        this.nav = await this.api.navigation();
         if (this.route.name === 'login') this.navigate(safeNext(new URLSearchParams(location.search).get('next'), this.boot.prefix), true);
       }
     } catch (error) {
@@ -325,13 +329,19 @@ export class CmsApp extends LightElement {
   }
 
   async #savePreferences(change: { admin_theme?: string; admin_locale?: string }): Promise<void> {
-    // Applied at once, then kept for the next sign-in.
+    // Applied at once and kept for the next visit. A new language also relabels the navigation
+    // (its labels come from the server in the admin's language) and the screen's schema.
     if (change.admin_theme) this.applyTheme(change.admin_theme as Theme);
+    const saved = this.api.savePreferences(change);
     if (change.admin_locale) await this.loadStrings(change.admin_locale);
     this.requestUpdate();
-    const preferences = await this.api.savePreferences(change);
+    const preferences = await saved;
     if (this.me) this.me = { ...this.me, preferences };
-    this.dispatchEvent(new Event('query-changed'));
+    if (change.admin_locale) {
+      this.nav = await this.api.navigation();
+      this.requestUpdate();
+      this.dispatchEvent(new Event('query-changed'));
+    }
   }
 }
 

@@ -21,3 +21,5 @@ export type LangBundle = Schemas['LangBundle'];
 export type Preferences = Schemas['AdminPreferences'];
 
 export type Row = Record<string, unknown> & { id: number };
+export type PartialView = Schemas['PartialView'];
+export type RowAction = Schemas['RowAction'];

@@ -46,10 +46,11 @@ export const catalogPlugin = definePlugin({
   ],
   strings: mergeStringTables(actionStrings, partialStrings, colorStrings, catalogStrings.table),
   // Keys only code uses: the colour type's refusals, the price helper's messages, the stock
-  // summary's template (docs/strings.md, "Checked at start-up").
+  // summary's and the list header's templates (docs/strings.md, "Checked at start-up").
   codeStrings: [
     ...['color.invalid', 'color.normalised', 'color.not_image'],
     ...['cost', 'currency', 'margin', 'no_cost', 'payload', 'suggested', 'too_large'].map((key) => `price_helper.${key}`),
     ...['feature_count', 'more_features', 'no_price', 'no_release', 'unsaved', 'upcoming'].map((key) => `partials.stock_summary.${key}`),
+    'partials.list_header.prices',
   ].map((key) => `acme.catalog::${key}`),
 });

@@ -57,6 +57,10 @@ export const uiStrings: StringTable = {
     'ui.confirm': 'Confirm',
     'ui.bulk_done': { one: 'Done for {count} record.', other: 'Done for {count} records.' },
     'ui.action_done': 'Done.',
+    'ui.row_actions': 'Actions',
+    'ui.row_action': '{action}: record {id}',
+    'ui.record_action_gone': 'This record is no longer there, or no longer yours to change.',
+    'ui.record_action_not_applicable': 'This action does not apply to this record now. Nothing was changed.',
     'ui.bulk_conflict':
       'Some of the selected records can no longer be changed this way. Nothing was changed; the list is up to date again.',
     'ui.pagination': 'Pages',
@@ -118,6 +122,10 @@ export const uiStrings: StringTable = {
     'ui.confirm': 'Bestätigen',
     'ui.bulk_done': { one: 'Erledigt für {count} Datensatz.', other: 'Erledigt für {count} Datensätze.' },
     'ui.action_done': 'Erledigt.',
+    'ui.row_actions': 'Aktionen',
+    'ui.row_action': '{action}: Datensatz {id}',
+    'ui.record_action_gone': 'Dieser Datensatz ist nicht mehr da oder darf von Ihnen nicht mehr geändert werden.',
+    'ui.record_action_not_applicable': 'Diese Aktion passt gerade nicht zu diesem Datensatz. Es wurde nichts geändert.',
     'ui.bulk_conflict':
       'Einige der ausgewählten Datensätze lassen sich so nicht mehr ändern. Es wurde nichts geändert; die Liste ist wieder aktuell.',
     'ui.pagination': 'Seiten',

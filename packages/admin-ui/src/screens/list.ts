@@ -13,9 +13,11 @@ import type {
   ListMeta,
   ListSchema,
   Row,
+  RowAction,
   ToolbarAction,
 } from '../types.ts';
 import './list-filter.ts';
+import './partial.ts';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -330,11 +332,14 @@ export class CmsList extends LightElement {
 
   #body(schema: ListSchema): TemplateResult {
     const app = this.app;
+    const header = schema.headerPartial
+      ? html`<cms-partial .app=${app} .ctl=${this.ctl} .name=${schema.headerPartial}></cms-partial>`
+      : nothing;
     const i18n = app.i18n!;
     const query = this.query;
     const search = query.get('search') ?? '';
     const filtered = search !== '' || schema.filters.some((filter) => query.get(`filter[${filter.name}]`));
-    return html`<div class="cms-toolbar">
+    return html`${header}<div class="cms-toolbar">
         ${
           schema.showSearch
             ? html`<input
@@ -496,6 +501,7 @@ export class CmsList extends LightElement {
                 }
               </th>`;
             })}
+            ${schema.rowActions.length ? html`<th scope="col"><span class="cms-visually-hidden">${this.app.t('row_actions')}</span></th>` : nothing}
           </tr>
         </thead>
         <tbody @keydown=${(event: KeyboardEvent) => this.#gridKey(event)}>
@@ -529,12 +535,45 @@ export class CmsList extends LightElement {
                     ${index === 0 ? rowStates.map((state) => html` <span class="cms-state">${i18n.forms(ROW_STATE_MESSAGES[state] ? schema.messages[ROW_STATE_MESSAGES[state]] : undefined)}</span>`) : nothing}
                   </td>`;
                 })}
+                ${schema.rowActions.length ? html`<td class="cms-row-actions">${schema.rowActions.map((action) => this.#rowAction(action, row))}</td>` : nothing}
               </tr>`;
             },
           )}
         </tbody>
       </table>
     </div>`;
+  }
+
+  /**
+   * A row action (docs/admin-ui.md, "Lists"): with a `url`, a link to that target (an application
+   * route: docs/admin-ui.md, "Targets"; another is not shown); without one, a button that runs the
+   * record action of that name, `POST /{ctl}/{id}/actions/{name}`. Its label names the row.
+   */
+  #rowAction(action: RowAction, row: Row): TemplateResult | typeof nothing {
+    const label = action.label ?? action.name;
+    const name = this.app.t('row_action', { action: label, id: String(row.id) });
+    if (action.url !== undefined) {
+      const path = targetPath(action.url, this.app.boot.prefix, { ctl: this.ctl, id: row.id });
+      return path ? html`<a class="cms-button cms-link" href=${path} aria-label=${name}>${label}</a>` : nothing;
+    }
+    return html`<button type="button" class="cms-button" aria-label=${name} @click=${() => void this.#runRecordAction(action, row)}>${label}</button>`;
+  }
+
+  async #runRecordAction(action: RowAction, row: Row): Promise<void> {
+    try {
+      const answer = await this.app.api.call<{ message?: string }>('POST', `/${this.ctl}/${row.id}/actions/${action.name}`, { body: {} });
+      this.message = answer.data.message || this.app.t('action_done');
+    } catch (error) {
+      this.message =
+        error instanceof ApiError && error.status === 404
+          ? this.app.t('record_action_gone')
+          : error instanceof ApiError && error.status === 409
+            ? this.app.t('record_action_not_applicable')
+            : error instanceof ApiError && error.message
+              ? error.message
+              : this.app.t('error_network');
+    }
+    await this.load();
   }
 
   /**

@@ -23,6 +23,9 @@ export const productsController = defineController({
     defaultSort: { column: 'name', direction: 'asc' },
     // The list setup: each admin hides columns and picks the page size (docs/admin-ui.md, "Lists").
     showSetup: true,
+    headerPartial: 'list_header',
+    // A row action with a target opens it; `{ctl}/preview/:id` is the record's preview.
+    rowActions: [{ name: 'preview', label: s('products.preview'), url: '{ctl}/preview/:id' }],
     filters: {
       currency: { type: 'group', label: s('products.currency'), column: 'currency', options: { EUR: 'EUR', USD: 'USD' } },
       release_date: { type: 'daterange', label: s('products.release_date'), column: 'release_date' },

@@ -57,8 +57,12 @@ const STOCK_SUMMARY_TEMPLATE = `
 `;
 
 /** Products' partials: `stock_summary`, a form partial shown on the update form. */
+/** Above the products list (its `headerPartial`): what the two money columns mean. */
+const LIST_HEADER_TEMPLATE = `<p class="acme-list-header">{{ 'acme.catalog::partials.list_header.prices' | t }}</p>`;
+
 export const productPartials: Record<string, PartialConfig> = {
   stock_summary: { form: true, template: STOCK_SUMMARY_TEMPLATE, viewModel: stockSummaryModel },
+  list_header: { template: LIST_HEADER_TEMPLATE },
 };
 
 export const partialStrings: StringTable = {
@@ -69,6 +73,7 @@ export const partialStrings: StringTable = {
     'partials.stock_summary.no_release': 'No release date yet',
     'partials.stock_summary.upcoming': 'upcoming',
     'partials.stock_summary.unsaved': 'Save the product to see its stock summary.',
+    'partials.list_header.prices': 'Prices are in euros; each product’s cost is in its own currency.',
   },
   de: {
     'partials.stock_summary.feature_count': { one: '{count} Merkmal', other: '{count} Merkmale' },
@@ -77,5 +82,6 @@ export const partialStrings: StringTable = {
     'partials.stock_summary.no_release': 'Noch kein Erscheinungsdatum',
     'partials.stock_summary.upcoming': 'demnächst',
     'partials.stock_summary.unsaved': 'Speichern Sie das Produkt, um die Bestandsübersicht zu sehen.',
+    'partials.list_header.prices': 'Preise sind in Euro; die Kosten eines Produkts in seiner eigenen Währung.',
   },
 };

@@ -1,0 +1,34 @@
+import { ApiError } from '../api.ts';
+import type { CmsApp } from '../app.ts';
+import { partialNodes } from '../partial.ts';
+import type { PartialView } from '../types.ts';
+
+/**
+ * A controller's partial (`GET /{ctl}/partials/{name}`), rendered from its node tree
+ * (docs/admin-ui.md, "Security"). A plain element: its children are the built nodes, not a
+ * template. A partial that cannot be loaded says so in one line instead of breaking the screen.
+ */
+export class CmsPartial extends HTMLElement {
+  app!: CmsApp;
+  ctl!: string;
+  name!: string;
+
+  connectedCallback(): void {
+    this.classList.add('cms-partial');
+    void this.load();
+  }
+
+  async load(): Promise<void> {
+    try {
+      const answer = await this.app.api.call<PartialView>('GET', `/${this.ctl}/partials/${encodeURIComponent(this.name)}`);
+      this.replaceChildren(partialNodes(answer.data.nodes));
+    } catch (error) {
+      const text = document.createElement('p');
+      text.className = 'cms-muted';
+      text.textContent = error instanceof ApiError && error.message ? error.message : this.app.t('error_network');
+      this.replaceChildren(text);
+    }
+  }
+}
+
+customElements.define('cms-partial', CmsPartial);
