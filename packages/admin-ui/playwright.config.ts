@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './scripts/chromium.ts';
 
 /**
  * The application's browser flows (docs/admin-ui.md, "Tests"), started by `pnpm test:ui`
@@ -25,16 +26,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath,
-      // Plain flags, not @sparticuz/chromium's serverless ones, which turn web security off.
-      args: [
-        '--no-sandbox',
-        '--no-zygote',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {

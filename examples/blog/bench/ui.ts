@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { CHROMIUM_ARGS, chromiumPath } from '../../../packages/admin-ui/scripts/chromium.ts';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -129,12 +130,6 @@ const uiRequire = createRequire(new URL('../../../packages/admin-ui/package.json
 const { chromium } = uiRequire('@playwright/test') as {
   chromium: { launch(options: { executablePath: string; args: string[] }): Promise<Browser> };
 };
-
-async function chromiumPath(): Promise<string> {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  const packaged = (await import(uiRequire.resolve('@sparticuz/chromium'))) as { default: { executablePath(): Promise<string> } };
-  return packaged.default.executablePath();
-}
 
 /** The page's globals the functions below use (they run in the page; this package has no DOM types). */
 interface PageGlobals {
@@ -382,16 +377,8 @@ async function main(): Promise<void> {
   const executablePath = await chromiumPath();
   browser = await chromium.launch({
     executablePath,
-    // The flags of `pnpm test:ui` (packages/admin-ui/playwright.config.ts).
-    args: [
-      '--no-sandbox',
-      '--no-zygote',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    // The browser and flags of `pnpm test:ui`.
+    args: CHROMIUM_ARGS,
   });
   log(`Chromium ${browser.version()}, CPU throttling ${THROTTLING}x, ${ROUNDS} rounds after 1 warm-up`);
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { API, apiAs, expectAccessible, screenshot, signIn, uniqueTag } from './support.ts';
+import { API, apiAs, createAccount, expectAccessible, screenshot, signIn, uniqueTag } from './support.ts';
 
 test('navigation from /navigation: groups and entries in order; focus moves to the heading on each route', async ({ page }) => {
   await signIn(page);
@@ -48,12 +48,8 @@ test('navigation is filtered by permissions, and a refused controller is the 403
     data: { code: tag, name: tag, permissions: { 'cms.journal.access_posts': 1 } },
   });
   expect(role.status()).toBe(201);
-  const password = 'writer-password-1';
-  const admin = await api.post(`${API}/cms/backend/admins`, {
-    data: { login: tag, email: `${tag}@example.com`, password, role: (await role.json()).data.id },
-  });
-  expect(admin.status()).toBe(201);
-  await signIn(page, '/backend', { login: tag, password });
+  const writer = await createAccount(api, 'writer', { role: (await role.json()).data.id });
+  await signIn(page, '/backend', writer);
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   await expect(nav.getByRole('link')).toHaveText(['Posts']);
   await page.goto('/backend/acme/catalog/products');
@@ -63,12 +59,7 @@ test('navigation is filtered by permissions, and a refused controller is the 403
 
 test('theme and language switch at once and stay for the next visit', async ({ page }) => {
   const api = await apiAs();
-  const tag = uniqueTag('pref');
-  const admin = await api.post(`${API}/cms/backend/admins`, {
-    data: { login: tag, email: `${tag}@example.com`, password: 'pref-password-1', is_superuser: true },
-  });
-  expect(admin.status(), await admin.text()).toBe(201);
-  await signIn(page, '/backend', { login: tag, password: 'pref-password-1' });
+  await signIn(page, '/backend', await createAccount(api, 'pref'));
   await page.locator('.cms-account summary').click();
   const saved = () => page.waitForResponse((r) => r.url().endsWith('/account/preferences') && r.request().method() === 'PUT');
   await Promise.all([saved(), page.getByRole('radio', { name: 'Dark' }).check()]);
@@ -86,12 +77,7 @@ test('theme and language switch at once and stay for the next visit', async ({ p
 
 test('a right-to-left locale mirrors the layout (logical properties) and passes axe', async ({ page }) => {
   const api = await apiAs();
-  const tag = uniqueTag('rtl');
-  const admin = await api.post(`${API}/cms/backend/admins`, {
-    data: { login: tag, email: `${tag}@example.com`, password: 'rtl-password-1', is_superuser: true },
-  });
-  expect(admin.status()).toBe(201);
-  await signIn(page, '/backend/acme/catalog/products', { login: tag, password: 'rtl-password-1' });
+  await signIn(page, '/backend/acme/catalog/products', await createAccount(api, 'rtl'));
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   const main = page.locator('main');
   expect((await nav.boundingBox())!.x).toBeLessThan((await main.boundingBox())!.x);
@@ -175,5 +161,29 @@ test.describe('in German', () => {
     await screenshot(page, 'posts-320');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(320);
+  });
+
+  test('axe: German in both themes on a wide screen (dashboard, list, selection, 404)', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto('/backend');
+      await expect(page.getByRole('heading', { level: 1, name: 'Übersicht' })).toBeVisible();
+      await expectAccessible(page);
+      await screenshot(page, `dashboard-de-${theme}`);
+      await page.goto('/backend/acme/catalog/products');
+      await expect(page.locator('table.cms-table tbody tr').first()).toBeVisible();
+      await page
+        .getByRole('checkbox', { name: /^Zeile \d+ auswählen$/ })
+        .first()
+        .check();
+      await expect(page.getByText('1 ausgewählt')).toBeVisible();
+      await expectAccessible(page);
+      await screenshot(page, `products-de-${theme}`);
+      await page.goto('/backend/nirgends/zu/finden');
+      await expect(page.getByRole('heading', { level: 1, name: 'Seite nicht gefunden' })).toBeVisible();
+      await expectAccessible(page);
+    }
   });
 });

@@ -29,6 +29,22 @@ export async function signIn(page: Page, path = '/backend', credentials = ADMIN)
   await expect(page.locator('.cms-login')).toHaveCount(0);
 }
 
+/**
+ * A new admin account under a unique login (its preferences are its own, so a test may change
+ * them): a superuser, or one with `role`. Answers how to sign in as it.
+ */
+export async function createAccount(
+  api: APIRequestContext,
+  prefix: string,
+  access: { role: number } | { is_superuser: true } = { is_superuser: true },
+): Promise<{ login: string; password: string }> {
+  const login = uniqueTag(prefix);
+  const password = `${login}-password`;
+  const answer = await api.post(`${API}/cms/backend/admins`, { data: { login, email: `${login}@example.com`, password, ...access } });
+  expect(answer.status(), await answer.text()).toBe(201);
+  return { login, password };
+}
+
 /** A tag no other test uses, to find the records a test made. */
 export const uniqueTag = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

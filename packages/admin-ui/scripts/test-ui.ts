@@ -11,17 +11,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumPath } from './chromium.ts';
 
 const root = join(import.meta.dirname, '..');
 
 const built = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-built.mjs')], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 
-let chromium = process.env.CHROMIUM_PATH;
-if (!chromium) {
-  const { default: packaged } = await import('@sparticuz/chromium');
-  chromium = await packaged.executablePath();
-}
+const chromium = await chromiumPath();
 
 const port = await new Promise<number>((resolve, reject) => {
   const server = createServer();
