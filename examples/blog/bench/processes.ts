@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -46,6 +47,23 @@ export interface StartServerOptions {
  * resolves with the URL of its ready line. The child's output is shown prefixed by its name;
  * stdin stays an open pipe that the child watches to notice that the bench is gone.
  */
+/**
+ * The environment of the example app under a benchmark: production mode, a fresh secret, its own
+ * data folder, no demo data, no proxy; `exactCounts` is read by bench/app-server.ts (no estimated
+ * totals and no count cache, so every workload compares like with like).
+ */
+export function benchAppEnv(dataDir: string, exactCounts = false): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_SECRET: randomBytes(48).toString('base64url'),
+    CMS_DATA_DIR: dataDir,
+    CMS_DEMO_DATA: '',
+    TRUST_PROXY: '',
+    BENCH_EXACT_COUNTS: exactCounts ? '1' : '',
+  };
+}
+
 export function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
     env: options.env,

@@ -19,7 +19,7 @@ import {
   type Stretch,
   type Workload,
 } from './load.ts';
-import { killAll, startServer, type ServerProcess } from './processes.ts';
+import { benchAppEnv, killAll, startServer, type ServerProcess } from './processes.ts';
 import { formatProfile, summarizeProfile } from './profile.ts';
 import { signToken } from './token.ts';
 import { reorderTable, reorderWorkloads, runReorder, seedReorder, statementCounter, type ReorderResult } from './reorder.ts';
@@ -149,17 +149,7 @@ async function main(): Promise<void> {
   const chosen = (id: string) => !only || only.has(id.toUpperCase());
 
   dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-'));
-  const appEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_SECRET: randomBytes(48).toString('base64url'),
-    CMS_DATA_DIR: dataDir,
-    CMS_DEMO_DATA: '',
-    TRUST_PROXY: '',
-    // Read by bench/app-server.ts: no estimated totals and no count cache, so every workload
-    // compares like with like.
-    BENCH_EXACT_COUNTS: args['exact-counts'] ? '1' : '',
-  };
+  const appEnv = benchAppEnv(dataDir, args['exact-counts']);
   const floorToken = randomBytes(32).toString('base64url');
   const signingSecret = randomBytes(32).toString('base64url');
 

@@ -7,7 +7,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareDatabase, redact } from './database.ts';
-import { killAll, startServer, type ServerProcess } from './processes.ts';
+import { benchAppEnv, killAll, startServer, type ServerProcess } from './processes.ts';
 
 /**
  * `pnpm bench:ui`: the admin application's times in headless Chromium at 4x CPU throttling,
@@ -332,15 +332,7 @@ async function main(): Promise<void> {
     );
 
   dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-ui-'));
-  const appEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_SECRET: randomBytes(48).toString('base64url'),
-    CMS_DATA_DIR: dataDir,
-    CMS_DEMO_DATA: '',
-    TRUST_PROXY: '',
-    BENCH_EXACT_COUNTS: '',
-  };
+  const appEnv = benchAppEnv(dataDir);
   const sizes = [
     { label: '100k', posts: 100_000 },
     { label: '100', posts: 100 },

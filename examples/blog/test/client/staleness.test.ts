@@ -22,41 +22,25 @@ async function expectCommitted(file: string, generated: string): Promise<void> {
   expect(generated === committed, `${name} is stale from line ${first + 1}: run \`pnpm generate:client\` and commit it`).toBe(true);
 }
 
-describe('the generated client types', () => {
+describe.each([
+  { name: 'client types', of: 'the example app’s document', file: SCHEMA_FILE, document: exampleDocument },
+  { name: 'admin application types', of: 'a core-only admin’s document', file: UI_SCHEMA_FILE, document: coreDocument },
+])('the generated $name', ({ of, file, document }) => {
   let db: TestDatabase;
   let generated: string;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    generated = await renderTypes(await exampleDocument(db.config));
+    generated = await renderTypes(await document(db.config));
   });
   afterAll(() => db.dispose());
 
-  it('are up to date with the example app’s document (run `pnpm generate:client` when this fails)', async () => {
-    await expectCommitted(SCHEMA_FILE, generated);
+  it(`are up to date with ${of} (run \`pnpm generate:client\` when this fails)`, async () => {
+    await expectCommitted(file, generated);
   });
 
-  it('come out the same from another start of the app', async () => {
-    expect(await renderTypes(await exampleDocument(db.config))).toBe(generated);
-  });
-});
-
-describe('the generated admin application types', () => {
-  let db: TestDatabase;
-  let generated: string;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    generated = await renderTypes(await coreDocument(db.config));
-  });
-  afterAll(() => db.dispose());
-
-  it('are up to date with a core-only admin’s document (run `pnpm generate:client` when this fails)', async () => {
-    await expectCommitted(UI_SCHEMA_FILE, generated);
-  });
-
-  it('come out the same from another start of the core', async () => {
-    const again = await renderTypes(await coreDocument(db.config));
-    expect(again, 'two starts of the core give two documents: `pnpm generate:client` would not write a stable file').toBe(generated);
+  it('come out the same from another start', async () => {
+    const again = await renderTypes(await document(db.config));
+    expect(again, 'two starts give two documents: `pnpm generate:client` would not write a stable file').toBe(generated);
   });
 });
