@@ -27,8 +27,18 @@ export interface AdminErrorOptions {
   params?: Record<string, string | number>;
   details?: ErrorDetails;
   headers?: Record<string, string>;
-  /** The resource as it stands, answered beside `error` as `data` and `meta` (412 `version_mismatch`, docs/errors.md). */
-  current?: { data: unknown; meta: Record<string, unknown> };
+  /**
+   * The resource as it stands, answered beside `error` as `data` and `meta` (and `exists`, a
+   * settings form's SettingsResult) (412 `version_mismatch`, docs/errors.md).
+   */
+  current?: CurrentResource;
+}
+
+/** The resource a 412 `version_mismatch` answers beside `error`: a record envelope, or a SettingsResult with its `exists`. */
+export interface CurrentResource {
+  data: unknown;
+  meta: Record<string, unknown>;
+  exists?: boolean;
 }
 
 /** A plugin's code is not in the table: it names its kind and message key. */
@@ -52,7 +62,7 @@ export class AdminError extends Error {
   readonly params: Record<string, string | number>;
   readonly details: ErrorDetails;
   readonly headers: Record<string, string>;
-  readonly current: { data: unknown; meta: Record<string, unknown> } | undefined;
+  readonly current: CurrentResource | undefined;
 
   constructor(code: AdminErrorCode, options?: AdminErrorOptions);
   constructor(code: PluginErrorCode, options: PluginErrorOptions);

@@ -13,8 +13,9 @@ export const ok = (data: unknown, meta: Record<string, unknown> = {}, status = 2
 
 export interface ErrorBody {
   error: { code: string; message: string; details: Record<string, string[]> };
-  /** Only beside a 412 `version_mismatch`: the current record (docs/errors.md, "The envelope"). */
+  /** Only beside a 412 `version_mismatch`: the current record or settings form (docs/errors.md, "The envelope"). */
   data?: unknown;
+  exists?: boolean;
   meta?: Record<string, unknown>;
 }
 
@@ -66,7 +67,13 @@ export function toErrorResponse(
           message: strings.t(locale, error.messageKey, { ...error.params, count: count ?? '' }, count),
           details: localizeDetails(error.details, strings, locale),
         },
-        ...(error.current ? { data: error.current.data, meta: error.current.meta } : {}),
+        ...(error.current
+          ? {
+              data: error.current.data,
+              ...(error.current.exists === undefined ? {} : { exists: error.current.exists }),
+              meta: error.current.meta,
+            }
+          : {}),
       },
     };
   }

@@ -436,8 +436,9 @@ function errorSchemas(): Record<string, Schema> {
 export const error422 = (pluginCodes: readonly string[]): Schema =>
   exact({ error: errorBody([...codesOfStatus(422), ...pluginCodes.filter((code) => !codesOfStatus(422).includes(code))]) });
 
-/** The 412 envelope of one controller: the error beside the current record. */
-export const error412 = (record: Schema, meta: Schema): Schema => exact({ error: errorBody(codesOfStatus(412)), data: record, meta });
+/** The 412 envelope of one controller (or settings form, with `exists`): the error beside the current record. */
+export const error412 = (record: Schema, meta: Schema, more: Record<string, Schema> = {}): Schema =>
+  exact({ error: errorBody(codesOfStatus(412)), data: record, ...more, meta });
 
 const REQUEST_ID: Header = { description: 'A fresh id per answer; a 500 names it.', schema: string() };
 

@@ -1,11 +1,13 @@
 import { formField, formMessages, type SchemaContext } from '../behaviors/schema/schema.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
+import { ifMatchCondition } from '../http/versions.ts';
 import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
 import type { RegisteredSettings, SettingsAnswer, SettingsEntry } from './types.ts';
 import { saveSettings } from './write.ts';
 import { anyValue, arrayOf, exact, mapOf, object, string } from '../schema/json.ts';
-import { answer as describedAnswer, jsonBody, namedParam, ok as described, type SchemaComponents } from '../schema/route.ts';
+import { error412 } from '../openapi/components.ts';
+import { answer as describedAnswer, headerParam, jsonBody, namedParam, ok as described, type SchemaComponents } from '../schema/route.ts';
 import { ref, type Schema } from '../schema/types.ts';
 
 /** Where an entry without `order` sits (as navigation entries do). */
@@ -69,6 +71,7 @@ function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
  */
 const answer = (result: SettingsAnswer): AdminResponse => ({
   status: 200,
+  ...(result.meta.etag === undefined ? {} : { headers: { ETag: result.meta.etag } }),
   body: { data: result.data, exists: result.exists, meta: result.meta },
 });
 
@@ -81,17 +84,21 @@ const formEntry = (req: AuthedRequest, ctx: OperationContext) => ctx.services.se
  * reading or writing anything: 404 for an unknown code or a link entry, then 403.
  */
 /** A settings answer: SettingsResult and the envelope's `meta` in one body (docs/settings.md). */
-const SETTINGS_RESULT: Schema = exact({
-  data: mapOf(anyValue(), { description: 'Field values by name, encoded by their types; never a secret.' }),
-  exists: { type: 'boolean' },
-  meta: object(
-    {
-      secrets: mapOf(string({ enum: ['stored', 'env', 'empty'] }), { description: 'The state of each password field.' }),
-      notices: arrayOf(ref('FieldNotice')),
-    },
-    ['secrets'],
-  ),
-});
+const SETTINGS_DATA = mapOf(anyValue(), { description: 'Field values by name, encoded by their types; never a secret.' });
+const SETTINGS_EXISTS: Schema = { type: 'boolean' };
+const SETTINGS_META = object(
+  {
+    secrets: mapOf(string({ enum: ['stored', 'env', 'empty'] }), { description: 'The state of each password field.' }),
+    notices: arrayOf(ref('FieldNotice')),
+    etag: string({ description: 'The version of the stored values, also the `ETag` header.' }),
+  },
+  ['secrets'],
+);
+const SETTINGS_RESULT: Schema = exact({ data: SETTINGS_DATA, exists: SETTINGS_EXISTS, meta: SETTINGS_META });
+/** The 412 of a save sent with a stale `If-Match`: the error beside the current SettingsResult. */
+const SETTINGS_STALE: Schema = error412(SETTINGS_DATA, SETTINGS_META, { exists: SETTINGS_EXISTS });
+/** The version of the values (docs/settings.md, "Versions and If-Match"), as record answers name it. */
+const ETAG = { ETag: { $ref: '#/components/headers/ETag' } };
 
 /** `{code}`: a settings form (a link entry or an unknown code is a 404). */
 const codeParam = (components: SchemaComponents) => namedParam('code', 'A settings form.', components.settingsCodes);
@@ -115,7 +122,7 @@ export const settingsRoutes: RouteDefinition[] = [
       id: 'settings.read',
       summary: 'The values of a settings form',
       parameters: [codeParam(components)],
-      success: { 200: describedAnswer('Values; secrets only as states.', SETTINGS_RESULT) },
+      success: { 200: describedAnswer('Values; secrets only as states.', SETTINGS_RESULT, ETAG) },
       errors: [403, 404],
     }),
   },
@@ -123,17 +130,27 @@ export const settingsRoutes: RouteDefinition[] = [
     method: 'PUT',
     path: '/settings/:code',
     body: 'json',
-    handler: async (req, ctx) => answer(await saveSettings(formEntry(req, ctx), req.body, ctx)),
+    handler: async (req, ctx) => {
+      const entry = formEntry(req, ctx);
+      return answer(await saveSettings(entry, req.body, ctx, ifMatchCondition(req.headers['if-match'], ctx)));
+    },
     // Values are decoded by their field types (secrets, uploads): the pipeline checks only that the body is an object.
     schema: (components) => ({
       ...{
         id: 'settings.save',
         summary: 'Save a settings form',
         description: 'A password field: absent or `""` keeps the stored secret, null clears it.',
-        parameters: [codeParam(components)],
+        parameters: [codeParam(components), headerParam('If-Match', '`*` or entity tags: a stale version is 412 and nothing is written.')],
         body: jsonBody(mapOf(anyValue(), { description: 'Values by field name.' })),
-        success: { 200: describedAnswer('The saved values; never a secret.', SETTINGS_RESULT) },
+        success: { 200: describedAnswer('The saved values; never a secret.', SETTINGS_RESULT, ETAG) },
         errors: [403, 404],
+        errorResponses: {
+          412: describedAnswer(
+            'The values changed since the `If-Match` version: the current values beside the error.',
+            SETTINGS_STALE,
+            ETAG,
+          ),
+        },
       },
       handlerDecodesBody: true,
     }),

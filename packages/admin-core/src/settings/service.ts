@@ -3,7 +3,7 @@ import { hasPermissions } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { Forbidden, NotFound } from '../errors/index.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
-import { SettingsRecord, type ISettingsRecord } from './entities.ts';
+import { tagOf, versionHash } from '../http/versions.ts';
 import { isSecret } from './fields.ts';
 import { SecretBox, secretContext } from './secrets.ts';
 import type { RegisteredSettings, SecretState, SettingsAnswer, SettingsNotice } from './types.ts';
@@ -13,9 +13,18 @@ export interface StoredSettings {
   exists: boolean;
   data: Record<string, unknown>;
   secrets: Record<string, string>;
+  /** The version of these values, the `ETag` of the answer (docs/settings.md, "Versions and If-Match"). */
+  version?: string;
 }
 
 const EMPTY: StoredSettings = Object.freeze({ exists: false, data: {}, secrets: {} });
+
+/**
+ * The digest a settings version is made of: the stored values and the sealed secrets as PostgreSQL
+ * writes them (jsonb text is canonical). A secret counts by its ciphertext only, sealed with a
+ * fresh nonce on every write, so nothing about its plain text goes into a tag.
+ */
+const STORED_DIGEST_SQL = `encode(sha256(convert_to(data::text || chr(10) || secrets::text, 'UTF8')), 'hex')`;
 
 /** What the settings service works with: parts of the configuration and the registry, and the database. */
 export interface SettingsDependencies {
@@ -102,11 +111,35 @@ export class SettingsService {
     return values;
   }
 
-  /** The row of one code; no row is "nothing stored yet". */
+  /** The row of one code and its version, read in one statement; no row is "nothing stored yet". */
   async load(code: string, em: EntityManager): Promise<StoredSettings> {
-    const record = (await em.findOne(SettingsRecord, { code }, { refresh: true })) as ISettingsRecord | null;
-    if (!record) return EMPTY;
-    return { exists: true, data: objectOf(record.data), secrets: objectOf(record.secrets) as Record<string, string> };
+    const rows = (await em.execute(`select data, secrets, ${STORED_DIGEST_SQL} as digest from cms_settings where code = ?`, [
+      code,
+    ])) as Array<{ data: unknown; secrets: unknown; digest: string }>;
+    const row = rows[0];
+    if (!row) return { ...EMPTY, version: this.version(code, null) };
+    return {
+      exists: true,
+      data: objectOf(row.data),
+      secrets: objectOf(row.secrets) as Record<string, string>,
+      version: this.version(code, row.digest),
+    };
+  }
+
+  /** The current version of one code, read in the caller's transaction (a save reads it under its row lock). */
+  async storedVersion(code: string, em: EntityManager): Promise<string> {
+    const rows = (await em.execute(`select ${STORED_DIGEST_SQL} as digest from cms_settings where code = ?`, [code])) as Array<{
+      digest: string;
+    }>;
+    return this.version(code, rows[0]?.digest ?? null);
+  }
+
+  /**
+   * The strong entity tag of a code's stored values (`null`: no row yet), keyed by the app's
+   * `secret` as record versions are (docs/settings.md, "Versions and If-Match").
+   */
+  version(code: string, digest: string | null): string {
+    return tagOf(versionHash(this.#deps.secret).update(`settings\n${code}\n${digest ?? ''}`));
   }
 
   /** A plain field's value as served: the stored value, else its default, through the type's encode. */
@@ -135,6 +168,7 @@ export class SettingsService {
       if (!isSecret(field)) data[field.name] = this.#env(entry.code, field.name) ?? this.plainValue(field, stored);
     const meta: SettingsAnswer['meta'] = { secrets: this.secretStates(entry, stored) };
     if (notices.length) meta.notices = notices;
+    if (stored.version !== undefined) meta.etag = stored.version;
     return { data, exists: stored.exists, meta };
   }
 

@@ -84,5 +84,6 @@ export interface SettingsNotice {
 export interface SettingsAnswer {
   data: Record<string, unknown>;
   exists: boolean;
-  meta: { secrets: Record<string, SecretState>; notices?: SettingsNotice[] };
+  /** `etag`: the version of the stored values, also the `ETag` header (docs/settings.md, "Versions and If-Match"). */
+  meta: { secrets: Record<string, SecretState>; notices?: SettingsNotice[]; etag?: string };
 }

@@ -5,6 +5,7 @@ import { refusalCode, Validation, type ErrorDetails } from '../errors/index.ts';
 import { containsNul } from '../fields/common.ts';
 import { crossFieldRefusals, validateRefusals } from '../fields/cross.ts';
 import { FieldError, type FieldDecodeContext, type FieldErrorCode } from '../fields/types.ts';
+import { versionMatches, versionMismatch, type VersionCondition } from '../http/versions.ts';
 import { isPlainObject } from '../validation/values.ts';
 import { SettingsRecord, type ISettingsRecord } from './entities.ts';
 import { isSecret } from './fields.ts';
@@ -70,7 +71,12 @@ function decodeSecret(value: unknown, field: ResolvedField, code: string, settin
  * (richeditor and markdown sanitized, reported in `meta.notices`), the secrets sealed, and the
  * row written, all in one transaction: a 422 writes nothing.
  */
-export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, ctx: OperationContext): Promise<SettingsAnswer> {
+export async function saveSettings(
+  entry: RegisteredSettings,
+  rawBody: unknown,
+  ctx: OperationContext,
+  ifMatch?: VersionCondition,
+): Promise<SettingsAnswer> {
   const { settings, config, strings } = ctx.services;
   const body = rawBody === undefined ? {} : rawBody;
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
@@ -89,6 +95,16 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
     )) as ISettingsRecord;
     const storedData = { ...(record.data ?? {}) };
     const storedSecrets = { ...(record.secrets ?? {}) };
+    // Compared under the row lock (docs/settings.md, "Versions and If-Match"): of two saves sent with
+    // the same version, the second waits and finds it stale. A row this save inserted was nothing stored.
+    if (ifMatch !== undefined) {
+      const version = mode === 'create' ? settings.version(entry.code, null) : await settings.storedVersion(entry.code, em);
+      if (!versionMatches(ifMatch, version)) {
+        const current =
+          mode === 'create' ? { exists: false, data: {}, secrets: {} } : { exists: true, data: storedData, secrets: storedSecrets };
+        throw versionMismatch(version, settings.answer(entry, { ...current, version }));
+      }
+    }
     const notices: SettingsNotice[] = [];
     /** The values this save decoded, by field name (for the cross-field rules and `validate`). */
     const sent = new Map<string, unknown>();
@@ -183,6 +199,7 @@ export async function saveSettings(entry: RegisteredSettings, rawBody: unknown, 
     // Secrets are named when set or cleared, never valued (docs/audit.md).
     const fields = [...changedKeys(storedData, data), ...changedKeys(storedSecrets, secrets)];
     await recordAudit(em, ctx, { action: 'settings', target: entry.code, fields });
-    return settings.answer(entry, { exists: true, data, secrets }, notices);
+    const version = await settings.storedVersion(entry.code, em);
+    return settings.answer(entry, { exists: true, data, secrets, version }, notices);
   });
 }

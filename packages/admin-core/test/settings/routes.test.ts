@@ -136,7 +136,7 @@ describe('settings routes', () => {
           fixed: 'fixed value',
         },
         exists: false,
-        meta: { secrets: { api_key: 'empty', webhook_secret: 'empty' } },
+        meta: { secrets: { api_key: 'empty', webhook_secret: 'empty' }, etag: res.headers.etag },
       });
     });
 
@@ -223,14 +223,14 @@ describe('settings routes', () => {
       expect(row!.secrets).toEqual({});
       const again = await manager.get('settings/shop');
       expect(again.body.data).toEqual(res.body.data);
-      expect(again.body.meta).toEqual({ secrets: { api_key: 'empty', webhook_secret: 'empty' } });
+      expect(again.body.meta).toEqual({ secrets: { api_key: 'empty', webhook_secret: 'empty' }, etag: res.headers.etag });
     });
 
     it('keeps values left out, stores null for an emptied value, and reports notices only when sanitized', async () => {
       const res = await manager.put('settings/shop', { color: null, enabled: false, limit: null });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ title: 'My shop', color: null, enabled: false, limit: null, price: '12.50' });
-      expect(res.body.meta).toEqual({ secrets: { api_key: 'empty', webhook_secret: 'empty' } });
+      expect(res.body.meta).toEqual({ secrets: { api_key: 'empty', webhook_secret: 'empty' }, etag: res.headers.etag });
       expect((await storedRow(t, 'shop'))!.data).toMatchObject({ color: null, enabled: false, limit: null });
     });
 

@@ -7,7 +7,8 @@ import { describeBulkDelete, describeCreate, describeDelete, describeShow, descr
 import { encodeRecord, readRecord } from './record.ts';
 import { saveRecord } from './save.ts';
 import { openSingleton } from './singleton.ts';
-import { entityTag, ifMatchCondition, takeDigest } from './version.ts';
+import { ifMatchCondition } from '../../http/versions.ts';
+import { entityTag, takeDigest } from './version.ts';
 
 /*
  * The record routes of a controller (docs/controllers.md, "The routes"), in two groups because of

@@ -1,8 +1,7 @@
-import { createHmac, hkdfSync } from 'node:crypto';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
-import { AdminError, Validation } from '../../errors/index.ts';
+import { tagOf, versionHash, versionMatches, versionMismatch, type VersionCondition } from '../../http/versions.ts';
 import { belongsToManyOptions } from '../list/labels.ts';
 import { encodeRecord, ROW_DIGEST_KEY, ROW_DIGEST_SQL, type RecordAnswer } from './record.ts';
 
@@ -16,28 +15,14 @@ import { encodeRecord, ROW_DIGEST_KEY, ROW_DIGEST_SQL, type RecordAnswer } from 
  * row. It is answered as a strong entity tag, `ETag` and `meta.etag`.
  */
 
-/** The version key derived from the app's secret, once per secret. */
-const keys = new Map<string, Buffer>();
-function versionKey(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, 'cms.backend/versions', 'cms record versions v1', 32));
-    keys.set(secret, key);
-  }
-  return key;
-}
-
-/** What `If-Match` asks: any current record (`*`), or one of these strong tags (weak ones never match). */
-export type VersionCondition = { any: true } | { tags: readonly string[] };
-
 const manyFields = (controller: ResolvedController): ResolvedField[] =>
   [...controller.fields.values()].filter((field) => field.type.storage === 'relation' && field.property?.kind === 'm:n');
 
 /** The entity tag of a record from its row digest and its answer's `data` (belongsToMany ids), keyed by the app's `secret`. */
 export function entityTag(controller: ResolvedController, rowDigest: string, data: Record<string, unknown>, secret: string): string {
-  const hash = createHmac('sha256', versionKey(secret)).update(rowDigest);
+  const hash = versionHash(secret).update(rowDigest);
   for (const field of manyFields(controller)) hash.update(`\n${field.name}=${JSON.stringify(data[field.name] ?? [])}`);
-  return `"${hash.digest('base64url').slice(0, 27)}"`;
+  return tagOf(hash);
 }
 
 /** Removes the digest `readRecord(…, { digest: true })` added to a row, and answers it. */
@@ -78,31 +63,6 @@ export async function withVersion(
   return answer;
 }
 
-// RFC 9110, 8.8.3 and 13.1.1: `*`, or a comma-separated list of `[W/]"etagc*"`; empty elements are allowed.
-const LIST_ELEMENT = /[ \t]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*)?(?:,|$)/y;
-
-/** The condition of an `If-Match` header; a malformed one is a 422 naming the header (nothing is written). */
-export function ifMatchCondition(header: string | undefined, ctx: Pick<OperationContext, 't'>): VersionCondition | undefined {
-  if (header === undefined) return undefined;
-  if (header.trim() === '*') return { any: true };
-  const tags: string[] = [];
-  let seen = 0;
-  LIST_ELEMENT.lastIndex = 0;
-  // Each match ends at a comma or at the end, so it always advances; a failed one resets `lastIndex` to 0.
-  while (LIST_ELEMENT.lastIndex < header.length) {
-    const match = LIST_ELEMENT.exec(header);
-    if (!match) break;
-    if (match[2]) {
-      seen++;
-      if (!match[1]) tags.push(match[2]);
-    }
-  }
-  if (LIST_ELEMENT.lastIndex < header.length || seen === 0) {
-    throw Validation({ 'If-Match': [ctx.t('backend::validation.if_match')] });
-  }
-  return { tags };
-}
-
 /**
  * Refuses a save whose `If-Match` no longer matches the record (412 `version_mismatch`). Called
  * under the save's row lock, so that two saves with the same tag cannot both pass. The answer
@@ -118,10 +78,7 @@ export async function checkVersion(
   // `*` matches any current record: it was found in the form scope, else the save is a 404.
   if (condition === undefined || 'any' in condition) return;
   const tag = await storedTag(controller, Number(record.id), em, ctx.services.config.secret);
-  if (condition.tags.includes(tag)) return;
+  if (versionMatches(condition, tag)) return;
   const current = await encodeRecord(controller, record, ctx, em);
-  throw new AdminError('version_mismatch', {
-    headers: { ETag: tag },
-    current: { data: current.data, meta: { ...current.meta, etag: tag } },
-  });
+  throw versionMismatch(tag, { data: current.data, meta: { ...current.meta, etag: tag } });
 }
