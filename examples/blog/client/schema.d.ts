@@ -3399,6 +3399,12 @@ export interface components {
             id: number;
             name: string;
             tagline: string | null;
+            announcement: {
+                en: string;
+                de: string;
+            };
+            about: string | null;
+            open_on_sundays: boolean;
         };
         "acme.catalog.storefront.RecordMeta": {
             labels: Record<string, never>;
@@ -3412,6 +3418,14 @@ export interface components {
         "acme.catalog.storefront.Update": {
             name?: string | null;
             tagline?: string | null;
+            announcement?: {
+                en?: string | null;
+                de?: string | null;
+            } | null;
+            /** @description Sanitized on save. */
+            about?: string | null;
+            /** @description true or false; null clears a nullable column. */
+            open_on_sundays?: boolean | null;
         };
         "acme.catalog.storefront.VersionMismatch": {
             error: {
@@ -4107,6 +4121,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4137,8 @@ export interface operations {
                                 [key: string]: "stored" | "env" | "empty";
                             };
                             notices?: components["schemas"]["FieldNotice"][];
+                            /** @description The version of the stored values, also the `ETag` header. */
+                            etag?: string;
                         };
                     };
                 };
@@ -4136,7 +4153,10 @@ export interface operations {
     "settings.save": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `*` or entity tags: a stale version is 412 and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description A settings form. */
                 code: "journal";
@@ -4155,6 +4175,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,6 +4191,8 @@ export interface operations {
                                 [key: string]: "stored" | "env" | "empty";
                             };
                             notices?: components["schemas"]["FieldNotice"][];
+                            /** @description The version of the stored values, also the `ETag` header. */
+                            etag?: string;
                         };
                     };
                 };
@@ -4178,6 +4201,42 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            /** @description The values changed since the `If-Match` version: the current values beside the error. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "version_mismatch";
+                            /** @description Localized; a 500 names only the request id. */
+                            message: string;
+                            /** @description Field (or parameter, header, `body`) to its messages. */
+                            details: {
+                                [key: string]: string[];
+                            };
+                        };
+                        /** @description Field values by name, encoded by their types; never a secret. */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        exists: boolean;
+                        meta: {
+                            /** @description The state of each password field. */
+                            secrets: {
+                                [key: string]: "stored" | "env" | "empty";
+                            };
+                            notices?: components["schemas"]["FieldNotice"][];
+                            /** @description The version of the stored values, also the `ETag` header. */
+                            etag?: string;
+                        };
+                    };
+                };
+            };
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };

@@ -99,7 +99,15 @@ describe('the example app with CMS_DEMO_DATA=1', () => {
       currency: 'EUR',
     });
     const storefront = await get('/acme/catalog/storefront/singleton');
-    expect(storefront.data).toMatchObject({ name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' });
+    expect(storefront.data).toMatchObject({
+      name: 'Acme Office Supplies',
+      tagline: 'Everything for a calmer desk.',
+      announcement: { en: 'Free delivery on orders over 50 euros.', de: 'Versandkostenfrei ab 50 Euro.' },
+      about: '<p>A small shop for <strong>paper</strong>, pens and <em>good</em> desk lamps.</p>',
+      open_on_sundays: false,
+    });
+    // The demo's markup is kept as written: the sanitizer had nothing to remove.
+    expect(storefront.meta).not.toHaveProperty('notices');
     await demo.app.close();
   });
 

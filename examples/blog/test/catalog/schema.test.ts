@@ -20,6 +20,7 @@ describe('catalog tables', () => {
       'acme.catalog/0002-accessories',
       'acme.catalog/0003-list-indexes',
       'acme.catalog/0004-write-notifications',
+      'acme.catalog/0005-storefront-content',
     ]);
   });
 
@@ -94,7 +95,12 @@ describe('catalog tables', () => {
 
   it('creates acme_catalog_storefront', async () => {
     const columns = await columnsOf(t, 'acme_catalog_storefront');
-    expect(Object.keys(columns)).toEqual(['id', 'name', 'tagline']);
+    expect(Object.keys(columns)).toEqual(['id', 'name', 'tagline', 'announcement', 'about', 'open_on_sundays']);
+    expect(columns.tagline).toMatchObject({ data_type: 'character varying', character_maximum_length: 255, is_nullable: 'YES' });
+    // mltext needs a json/jsonb column, richeditor a text one, checkbox a boolean one (docs/field-types.md).
+    expect(columns.announcement).toMatchObject({ data_type: 'jsonb', is_nullable: 'YES' });
+    expect(columns.about).toMatchObject({ data_type: 'text', is_nullable: 'YES' });
+    expect(columns.open_on_sundays).toMatchObject({ data_type: 'boolean', is_nullable: 'NO', column_default: 'false' });
   });
 
   it('maps decimals to strings and dates to YYYY-MM-DD through the ORM', async () => {
@@ -125,6 +131,12 @@ describe('catalog tables', () => {
     const em = t.core.db.orm.em.fork();
     expect(await em.count(Product)).toBe(first.products);
     expect(await em.count(Storefront)).toBe(1);
+    const [storefront] = await t.sql('select announcement, about, open_on_sundays from acme_catalog_storefront');
+    expect(storefront).toEqual({
+      announcement: { en: 'Free delivery on orders over 50 euros.', de: 'Versandkostenfrei ab 50 Euro.' },
+      about: '<p>A small shop for <strong>paper</strong>, pens and <em>good</em> desk lamps.</p>',
+      open_on_sundays: false,
+    });
     const products = await em.find(Product, {}, { orderBy: { sort_order: 'asc' } });
     expect(new Set(products.map((p) => p.currency))).toEqual(new Set(['EUR', 'USD']));
     // In the demo's order, as the reorder writes it (positions from 0, docs/reorder.md).

@@ -2331,6 +2331,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2347,8 @@ export interface operations {
                                 [key: string]: "stored" | "env" | "empty";
                             };
                             notices?: components["schemas"]["FieldNotice"][];
+                            /** @description The version of the stored values, also the `ETag` header. */
+                            etag?: string;
                         };
                     };
                 };
@@ -2360,7 +2363,10 @@ export interface operations {
     "settings.save": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `*` or entity tags: a stale version is 412 and nothing is written. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description A settings form. */
                 code: string;
@@ -2379,6 +2385,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2394,6 +2401,8 @@ export interface operations {
                                 [key: string]: "stored" | "env" | "empty";
                             };
                             notices?: components["schemas"]["FieldNotice"][];
+                            /** @description The version of the stored values, also the `ETag` header. */
+                            etag?: string;
                         };
                     };
                 };
@@ -2402,6 +2411,42 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            /** @description The values changed since the `If-Match` version: the current values beside the error. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "version_mismatch";
+                            /** @description Localized; a 500 names only the request id. */
+                            message: string;
+                            /** @description Field (or parameter, header, `body`) to its messages. */
+                            details: {
+                                [key: string]: string[];
+                            };
+                        };
+                        /** @description Field values by name, encoded by their types; never a secret. */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        exists: boolean;
+                        meta: {
+                            /** @description The state of each password field. */
+                            secrets: {
+                                [key: string]: "stored" | "env" | "empty";
+                            };
+                            notices?: components["schemas"]["FieldNotice"][];
+                            /** @description The version of the stored values, also the `ETag` header. */
+                            etag?: string;
+                        };
+                    };
+                };
+            };
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };

@@ -102,6 +102,9 @@ export const storefrontController = defineController({
     fields: {
       name: { type: 'text', label: s('storefront.name'), default: '' },
       tagline: { type: 'text', label: s('storefront.tagline') },
+      announcement: { type: 'mltext', label: s('storefront.announcement') },
+      about: { type: 'richeditor', label: s('storefront.about') },
+      open_on_sundays: { type: 'checkbox', label: s('storefront.open_on_sundays'), default: false },
     },
   },
 });

@@ -121,7 +121,15 @@ export async function seedCatalogDemo(local: LocalApi): Promise<CatalogDemoResul
     await tx.update(
       STOREFRONT,
       storefront.data.id as number,
-      { data: { name: 'Acme Office Supplies', tagline: 'Everything for a calmer desk.' } },
+      {
+        data: {
+          name: 'Acme Office Supplies',
+          tagline: 'Everything for a calmer desk.',
+          announcement: { en: 'Free delivery on orders over 50 euros.', de: 'Versandkostenfrei ab 50 Euro.' },
+          about: '<p>A small shop for <strong>paper</strong>, pens and <em>good</em> desk lamps.</p>',
+          open_on_sundays: false,
+        },
+      },
       SYSTEM,
     );
     return { seeded: true, products: DEMO_PRODUCTS.length, storefronts: 1 };

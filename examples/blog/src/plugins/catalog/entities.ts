@@ -74,6 +74,12 @@ export const Storefront = defineEntity({
     id: p.integer().primary(),
     name: p.string().length(255).default(''),
     tagline: p.string().length(255).nullable(),
+    /** mltext: `{ en, de }`, every served locale a string (docs/field-types.md, "mltext"). */
+    announcement: p.json<Record<string, string>>().nullable(),
+    /** richeditor: sanitized HTML. */
+    about: p.text().nullable(),
+    /** checkbox: a boolean column. */
+    open_on_sundays: p.boolean().default(false),
   },
 });
 

@@ -30,6 +30,9 @@ export const catalogStrings = defineStrings('acme.catalog', {
     'products.color': 'Colour',
     'storefront.name': 'Shop name',
     'storefront.tagline': 'Tagline',
+    'storefront.announcement': 'Announcement',
+    'storefront.about': 'About the shop',
+    'storefront.open_on_sundays': 'Open on Sundays',
   },
   de: {
     'permissions.tab': 'Katalog',
@@ -55,6 +58,9 @@ export const catalogStrings = defineStrings('acme.catalog', {
     'products.color': 'Farbe',
     'storefront.name': 'Name des Shops',
     'storefront.tagline': 'Slogan',
+    'storefront.announcement': 'Ankündigung',
+    'storefront.about': 'Über den Shop',
+    'storefront.open_on_sundays': 'Sonntags geöffnet',
   },
 });
 
