@@ -68,8 +68,10 @@ describe('journal settings', () => {
     expect(res.body).toEqual({
       data: { rss_title: 'Journal', rss_description: '', rss_link: null, rss_limit: 20, search_use_typesense: false, typesense_url: null },
       exists: false,
-      meta: { secrets: { typesense_api_key: 'empty' } },
+      meta: { secrets: { typesense_api_key: 'empty' }, etag: res.headers.etag },
     });
+    // The form's version, as for records (docs/settings.md, "Versions and If-Match").
+    expect(res.headers.etag).toMatch(/^".+"$/);
     expect((await t.core.settings.values('journal')).search_use_typesense).toBe(false);
   });
 
@@ -118,7 +120,7 @@ describe('journal settings', () => {
         typesense_url: ENGINE,
       },
       exists: true,
-      meta: { secrets: { typesense_api_key: 'stored' } },
+      meta: { secrets: { typesense_api_key: 'stored' }, etag: res.headers.etag },
     });
     expect(await t.core.settings.values('journal')).toEqual({
       rss_title: 'Acme journal',
