@@ -14,6 +14,8 @@ const hasExampleApp = existsSync(new URL('./examples/blog/package.json', import.
 export const testProjects = [
   { extends: true, test: { name: 'admin-core', include: ['packages/admin-core/test/**/*.test.ts'] } },
   { extends: true, test: { name: 'admin-koa', include: ['packages/admin-koa/test/**/*.test.ts'] } },
+  // The application's pure logic (parsing, formatting, merging); its screens are tested in a browser.
+  { extends: true, test: { name: 'admin-ui', include: ['packages/admin-ui/test/**/*.test.ts'] } },
   ...(hasExampleApp
     ? [
         {

@@ -14,7 +14,8 @@ export const BASE_URL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results/output',
+  // Several runs at once (one per worktree or helper) keep their traces apart.
+  outputDir: process.env.UI_OUTPUT_DIR ?? 'test-results/output',
   timeout: 30_000,
   expect: { timeout: 7_000 },
   workers: 2,

@@ -53,6 +53,7 @@ try {
         CHROMIUM_PATH: chromium,
         UI_PORT: String(port),
         UI_DATA_DIR: dataDir,
+        UI_OUTPUT_DIR: join(root, 'test-results', `output-${process.pid}`),
         ...(screenshots ? { UI_SCREENSHOTS: '1' } : {}),
       },
     },

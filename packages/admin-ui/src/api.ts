@@ -17,13 +17,23 @@ export class ApiError extends Error {
   readonly code: string;
   readonly details: Record<string, string[]>;
   readonly requestId: string | null;
+  /** The answer's `data` and `meta` beside the error, when it has them (a 412 carries the current record). */
+  readonly payload: { data?: unknown; meta?: Record<string, unknown> };
 
-  constructor(status: number, code: string, message: string, details: Record<string, string[]> = {}, requestId: string | null = null) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: Record<string, string[]> = {},
+    requestId: string | null = null,
+    payload: { data?: unknown; meta?: Record<string, unknown> } = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
     this.requestId = requestId;
+    this.payload = payload;
   }
 }
 
@@ -38,6 +48,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** `optional`: a 401 after one refresh is answered as it is, without asking for a sign-in (the boot's calls). */
   session?: 'optional';
+  /** More request headers (`If-Match`, `X-Session-Key`). */
+  headers?: Record<string, string>;
 }
 
 /** When the session expires, as a timestamp (not a token): shared by the tabs to plan refreshes. */
@@ -57,7 +69,8 @@ const AUTH_ROUTES = new Set(['/auth/login', '/auth/refresh', '/auth/logout']);
 /** The error envelope of a failed answer as an `ApiError`; `malformed` when there is none. */
 function errorOf(response: Response, body: unknown): ApiError {
   const requestId = response.headers.get('X-Request-Id');
-  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  const envelope = body as { error?: { code?: unknown; message?: unknown; details?: unknown }; data?: unknown; meta?: Record<string, unknown> } | null;
+  const error = envelope?.error;
   if (!error || typeof error.code !== 'string') return new ApiError(response.status, 'malformed', '', {}, requestId);
   return new ApiError(
     response.status,
@@ -65,6 +78,7 @@ function errorOf(response: Response, body: unknown): ApiError {
     typeof error.message === 'string' ? error.message : '',
     (error.details ?? {}) as Record<string, string[]>,
     requestId,
+    { data: envelope?.data, meta: envelope?.meta },
   );
 }
 
@@ -123,7 +137,7 @@ export class Api extends EventTarget {
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
     const request = new Request(this.#url(path, options.query), {
       method,
-      headers: options.body === undefined ? HEADERS : { ...HEADERS, 'Content-Type': 'application/json' },
+      headers: { ...HEADERS, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
       credentials: 'same-origin',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,

@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import { Api, ApiError } from './api.ts';
 import type { Boot } from './boot.ts';
 import { LightElement } from './element.ts';
@@ -7,7 +8,19 @@ import { parseRoute, type Route, safeNext } from './router.ts';
 import type { NavigationEntry, Profile } from './types.ts';
 import './screens/login.ts';
 import './screens/list.ts';
-import './screens/record.ts';
+import { removeAllDrafts } from './form/drafts.ts';
+
+/**
+ * A screen holding changes the admin could lose (docs/admin-ui.md, "Edits are never lost"): every
+ * way out of it asks first — in-app links, Back and Forward, reload and closing the tab, signing out.
+ */
+export interface LeaveGuard {
+  readonly dirty: boolean;
+  /** Saves; true when saved. */
+  save(close: boolean): Promise<boolean>;
+  /** Forgets the changes (and their draft). */
+  discard(): void;
+}
 
 type Theme = 'light' | 'dark' | 'auto';
 
@@ -28,6 +41,16 @@ export class CmsApp extends LightElement {
   failure: ApiError | undefined;
   /** Set when the served version changed under this tab (a deploy). */
   staleVersion = false;
+  /** The screen with changes that a way out must ask about. */
+  guard: LeaveGuard | undefined;
+  /** The unsaved-changes question, while it is asked. */
+  #leaving: { resolve: (leave: boolean) => void } | undefined;
+  /** A message for the next screen (a save that moved on, a delete). */
+  #flash: string | undefined;
+  /** The form screens' chunk, loaded on first use. */
+  #formLoaded = false;
+  /** The URL shown, to restore when Back or Forward is refused. */
+  #shownUrl = location.pathname + location.search;
   #focusAfterRender = false;
 
   override connectedCallback(): void {
@@ -43,7 +66,7 @@ export class CmsApp extends LightElement {
       this.staleVersion = true;
       this.requestUpdate();
     });
-    window.addEventListener('popstate', () => this.#setRoute(false));
+    window.addEventListener('popstate', () => void this.#onPopState());
     this.addEventListener('click', (event) => this.#onClick(event));
     // A chunk that fails to load (a deploy removed it) offers the same reload.
     window.addEventListener('vite:preloadError', (event) => {
@@ -110,9 +133,62 @@ export class CmsApp extends LightElement {
   }
 
   navigate(path: string, replace = false): void {
-    if (replace) history.replaceState(null, '', path);
-    else history.pushState(null, '', path);
-    this.#setRoute(true);
+    void this.#leave().then((leave) => {
+      if (!leave) return;
+      if (replace) history.replaceState(null, '', path);
+      else history.pushState(null, '', path);
+      this.#setRoute(true);
+    });
+  }
+
+  /** Whether the current screen may be left: asked when it holds changes (Save, Discard, Stay). */
+  #leave(): Promise<boolean> {
+    const guard = this.guard;
+    if (!guard?.dirty) return Promise.resolve(true);
+    if (this.#leaving) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      this.#leaving = { resolve };
+      this.requestUpdate();
+      void this.updateComplete.then(() => {
+        const dialog = this.querySelector<HTMLDialogElement>('#cms-leave');
+        if (dialog && !dialog.open) dialog.showModal();
+      });
+    });
+  }
+
+  async #answerLeave(choice: 'save' | 'discard' | 'stay'): Promise<void> {
+    const leaving = this.#leaving;
+    if (!leaving) return;
+    this.#leaving = undefined;
+    this.querySelector<HTMLDialogElement>('#cms-leave')?.close();
+    this.requestUpdate();
+    if (choice === 'save') leaving.resolve(Boolean(await this.guard?.save(false)) && !this.guard?.dirty);
+    else if (choice === 'discard') {
+      this.guard?.discard();
+      leaving.resolve(true);
+    } else leaving.resolve(false);
+  }
+
+  /** Back or Forward: the URL already changed; with changes it is put back until the admin decides. */
+  async #onPopState(): Promise<void> {
+    const target = location.pathname + location.search;
+    if (this.guard?.dirty && target !== this.#shownUrl) {
+      history.pushState(null, '', this.#shownUrl);
+      if (!(await this.#leave())) return;
+      history.replaceState(null, '', target);
+    }
+    this.#setRoute(false);
+  }
+
+  /** A message for the next screen, with what a save's notices said. */
+  flash(message: string, notices: { message: string }[] = []): void {
+    this.#flash = [message, ...notices.map((notice) => notice.message)].join(' ');
+  }
+
+  takeFlash(): string | undefined {
+    const flash = this.#flash;
+    this.#flash = undefined;
+    return flash;
   }
 
   /** The list's state in the URL, without a new history entry per keystroke when `replace`. */
@@ -125,6 +201,7 @@ export class CmsApp extends LightElement {
   }
 
   #setRoute(focus: boolean): void {
+    this.#shownUrl = location.pathname + location.search;
     const previous = this.route;
     this.route = parseRoute(location.pathname, this.boot.prefix);
     if (this.route.name === 'login' && this.me) this.route = { name: 'dashboard' };
@@ -153,6 +230,9 @@ export class CmsApp extends LightElement {
   }
 
   #signedOut(): void {
+    // Drafts stay on this device only while someone is signed in (docs/admin-ui.md, "Drafts").
+    removeAllDrafts();
+    this.guard?.discard();
     this.me = undefined;
     this.nav = [];
     history.replaceState(null, '', `${this.boot.prefix}/login`);
@@ -162,6 +242,7 @@ export class CmsApp extends LightElement {
   }
 
   async signOut(): Promise<void> {
+    if (!(await this.#leave())) return;
     await this.api.logout();
     this.#signedOut();
   }
@@ -198,7 +279,8 @@ export class CmsApp extends LightElement {
         ${this.#navigation()}
         <main id="cms-main" class="cms-main" tabindex="-1">${this.#screen()}</main>
       </div>
-      ${this.api.waitingForSignIn ? html`<cms-login .app=${this} dialog></cms-login>` : nothing}`;
+      ${this.api.waitingForSignIn ? html`<cms-login .app=${this} dialog></cms-login>` : nothing}
+      ${this.#leaveDialog()}`;
   }
 
   #failureView(): TemplateResult {
@@ -220,10 +302,53 @@ export class CmsApp extends LightElement {
       case 'list':
         return html`<cms-list .app=${this} .ctl=${route.ctl}></cms-list>`;
       case 'record':
-        return html`<cms-record .app=${this} .ctl=${route.ctl} .recordId=${route.id}></cms-record>`;
+      case 'create':
+        if (!this.loadForms()) return html`<h1 tabindex="-1">${this.t('loading')}</h1>`;
+        // A new element per record and context: nothing of one form carries over to the next.
+        return html`${keyed(
+          location.pathname,
+          html`<cms-form
+            .app=${this}
+            .ctl=${route.ctl}
+            .routeId=${route.name === 'record' ? route.id : undefined}
+            .context=${route.name === 'record' ? route.context : 'create'}
+          ></cms-form>`,
+        )}`;
       default:
         return this.notFound();
     }
+  }
+
+  /** Whether the form screens' chunk is there; starts loading it when not. */
+  loadForms(): boolean {
+    if (this.#formLoaded) return true;
+    void import('./form/form.ts').then(() => {
+      this.#formLoaded = true;
+      this.requestUpdate();
+      this.dispatchEvent(new Event('forms-loaded'));
+    });
+    return false;
+  }
+
+  #leaveDialog(): TemplateResult {
+    return html`<dialog
+      id="cms-leave"
+      class="cms-dialog"
+      aria-labelledby="cms-leave-title"
+      aria-describedby="cms-leave-text"
+      @cancel=${(event: Event) => {
+        event.preventDefault();
+        void this.#answerLeave('stay');
+      }}
+    >
+      <h2 id="cms-leave-title">${this.t('leave_title')}</h2>
+      <p id="cms-leave-text">${this.t('leave_text')}</p>
+      <p class="cms-dialog-buttons">
+        <button type="button" class="cms-button" @click=${() => void this.#answerLeave('stay')}>${this.t('leave_stay')}</button>
+        <button type="button" class="cms-button cms-danger" @click=${() => void this.#answerLeave('discard')}>${this.t('leave_discard')}</button>
+        <button type="button" class="cms-button cms-primary" @click=${() => void this.#answerLeave('save')}>${this.t('leave_save')}</button>
+      </p>
+    </dialog>`;
   }
 
   notFound(): TemplateResult {
@@ -251,7 +376,7 @@ export class CmsApp extends LightElement {
   }
 
   #current(ctl: string): boolean {
-    return (this.route.name === 'list' || this.route.name === 'record') && this.route.ctl === ctl;
+    return (this.route.name === 'list' || this.route.name === 'record' || this.route.name === 'create') && this.route.ctl === ctl;
   }
 
   #navigation(): TemplateResult {

@@ -7,6 +7,7 @@ export type Route =
   | { name: 'dashboard' }
   | { name: 'list'; ctl: string }
   | { name: 'record'; ctl: string; id: string; context: 'update' | 'preview' }
+  | { name: 'create'; ctl: string }
   | { name: 'not-found' };
 
 const SEGMENT = /^[a-z][a-z0-9_-]*$/i;
@@ -20,6 +21,7 @@ export function parseRoute(pathname: string, prefix: string): Route {
   if (parts.length < 3 || !parts.slice(0, 3).every((part) => SEGMENT.test(part))) return { name: 'not-found' };
   const ctl = parts.slice(0, 3).join('/');
   if (parts.length === 3) return { name: 'list', ctl };
+  if (parts.length === 4 && parts[3] === 'create') return { name: 'create', ctl };
   if (parts.length === 5 && (parts[3] === 'update' || parts[3] === 'preview') && /^[1-9]\d{0,15}$/.test(parts[4]!)) {
     return { name: 'record', ctl, id: parts[4]!, context: parts[3] };
   }

@@ -23,3 +23,6 @@ export type Preferences = Schemas['AdminPreferences'];
 export type Row = Record<string, unknown> & { id: number };
 export type PartialView = Schemas['PartialView'];
 export type RowAction = Schemas['RowAction'];
+export type FormField = Schemas['FormField'];
+export type FormView = Schemas['FormView'];
+export type RecordAction = Schemas['RecordAction'];

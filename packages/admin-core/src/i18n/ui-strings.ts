@@ -1,4 +1,8 @@
 import type { StringTable } from './strings.ts';
+import { choiceStrings } from './ui-strings-choice.ts';
+import { datesStrings } from './ui-strings-dates.ts';
+import { formStrings } from './ui-strings-form.ts';
+import { richtextStrings } from './ui-strings-richtext.ts';
 
 /**
  * The admin application's own strings, served by `GET /lang` as `backend::ui.*` (docs/admin-ui.md,
@@ -7,6 +11,10 @@ import type { StringTable } from './strings.ts';
  */
 export const uiStrings: StringTable = {
   en: {
+    ...formStrings.en,
+    ...datesStrings.en,
+    ...choiceStrings.en,
+    ...richtextStrings.en,
     'ui.brand': 'Admin',
     'ui.dashboard': 'Dashboard',
     'ui.navigation': 'Main navigation',
@@ -72,6 +80,10 @@ export const uiStrings: StringTable = {
     'ui.per_page': 'Per page',
   },
   de: {
+    ...formStrings.de,
+    ...datesStrings.de,
+    ...choiceStrings.de,
+    ...richtextStrings.de,
     'ui.brand': 'Verwaltung',
     'ui.dashboard': 'Übersicht',
     'ui.navigation': 'Hauptnavigation',

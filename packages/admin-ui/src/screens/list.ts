@@ -85,7 +85,8 @@ export class CmsList extends LightElement {
     this.rows = [];
     this.meta = undefined;
     this.selected.clear();
-    this.message = '';
+    // What the screen before said (a form's "Deleted.", a save that closed it) is said here.
+    this.message = this.app?.takeFlash() ?? '';
     if (!first && this.isConnected) void this.load();
   }
 
@@ -176,7 +177,7 @@ export class CmsList extends LightElement {
   async #focusRecordHeading(): Promise<void> {
     this.requestUpdate();
     await this.updateComplete;
-    const record = this.querySelector('cms-record');
+    const record = this.querySelector('cms-form');
     await (record as { updateComplete?: Promise<unknown> } | null)?.updateComplete;
     record?.querySelector<HTMLElement>('h1')?.focus();
   }
@@ -323,7 +324,13 @@ export class CmsList extends LightElement {
     const app = this.app;
     if (this.refused === 403) return app.forbidden();
     if (this.refused === 404) return app.notFound();
-    if (this.singleton) return html`<cms-record .app=${app} .ctl=${this.ctl} singleton></cms-record>`;
+    if (this.singleton) {
+      if (!app.loadForms()) {
+        app.addEventListener('forms-loaded', () => this.requestUpdate(), { once: true });
+        return html`<h1 tabindex="-1">${app.t('loading')}</h1>`;
+      }
+      return html`<cms-form .app=${app} .ctl=${this.ctl} .singleton=${true} .context=${'update'}></cms-form>`;
+    }
     const schema = this.schema;
     // One template whatever the state, so the heading that got the focus on arrival keeps it.
     return html`<h1 tabindex="-1">${schema?.title ?? app.t('loading')}</h1>
@@ -352,6 +359,7 @@ export class CmsList extends LightElement {
             />`
             : nothing
         }
+        ${schema.toolbarButtons.includes('create') ? html`<a class="cms-button cms-primary" href="${app.ctlPath(this.ctl)}/create">${app.t('create')}</a>` : nothing}
         ${schema.toolbarActions.map(
           (action) =>
             html`<button type="button" class="cms-button" @click=${() => void this.#run({ kind: 'toolbar', action })}>

@@ -12,6 +12,8 @@ export class CmsPartial extends HTMLElement {
   app!: CmsApp;
   ctl!: string;
   name!: string;
+  /** The record of a form partial (`?id=`); none for a list's header or a new record. */
+  recordId: number | undefined;
 
   connectedCallback(): void {
     this.classList.add('cms-partial');
@@ -20,7 +22,9 @@ export class CmsPartial extends HTMLElement {
 
   async load(): Promise<void> {
     try {
-      const answer = await this.app.api.call<PartialView>('GET', `/${this.ctl}/partials/${encodeURIComponent(this.name)}`);
+      const answer = await this.app.api.call<PartialView>('GET', `/${this.ctl}/partials/${encodeURIComponent(this.name)}`, {
+        query: { id: this.recordId },
+      });
       this.replaceChildren(partialNodes(answer.data.nodes));
     } catch (error) {
       const text = document.createElement('p');
@@ -31,4 +35,4 @@ export class CmsPartial extends HTMLElement {
   }
 }
 
-customElements.define('cms-partial', CmsPartial);
+if (!customElements.get('cms-partial')) customElements.define('cms-partial', CmsPartial);

@@ -1,0 +1,181 @@
+import { expect, type Page, test } from '@playwright/test';
+import { API, apiAs, createProducts, expectAccessible, screenshot, signIn, uniqueTag } from './support.ts';
+
+const PRODUCTS = '/backend/acme/catalog/products';
+const POSTS = '/backend/cms/journal/posts';
+const STOREFRONT = '/backend/acme/catalog/storefront';
+
+const save = (page: Page) => page.getByRole('button', { name: 'Save', exact: true });
+
+test.afterEach(async ({ page, context }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
+test('create a product from the list: values typed, saved, shown on its update screen and stored', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('frm');
+  await signIn(page, PRODUCTS);
+  await page.getByRole('link', { name: 'Create' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+  await page.getByLabel('Name').fill(`${tag} lamp`);
+  await page.getByLabel('SKU').fill(tag.toUpperCase());
+  await page.getByLabel('Price').fill('12.5');
+  await screenshot(page, 'form-create');
+  await expectAccessible(page);
+  await save(page).click();
+  await expect(page).toHaveURL(/\/update\/\d+$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const id = Number(page.url().split('/').pop());
+  const stored = await (await api.get(`${API}/acme/catalog/products/${id}`)).json();
+  expect(stored.data).toMatchObject({ name: `${tag} lamp`, sku: tag.toUpperCase(), price: '12.50', currency: 'EUR' });
+  await expect(page.getByLabel('Price')).toHaveValue('12.50');
+  await api.dispose();
+});
+
+test('a 422 puts each message under its field and in a summary that takes focus and links to the fields', async ({ page }) => {
+  await signIn(page, `${PRODUCTS}/create`);
+  await page.getByLabel('Price').fill('12.345');
+  await save(page).click();
+  const summary = page.locator('.cms-error-summary');
+  await expect(summary).toBeFocused();
+  const name = page.getByLabel('Name');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  const described = (await name.getAttribute('aria-describedby')) ?? '';
+  await expect(page.locator(`[id="${described.split(' ').pop()}"]`)).toHaveText(/required/i);
+  await expect(page.getByLabel('Price')).toHaveAttribute('aria-invalid', 'true');
+  await summary.getByRole('link', { name: /^Price:/ }).click();
+  await expect(page.getByLabel('Price')).toBeFocused();
+  await expectAccessible(page);
+  await screenshot(page, 'form-422');
+  // Nothing was written.
+  expect(page.url()).toMatch(/\/create$/);
+});
+
+test('keyboard only: tabs move with the arrows, Ctrl+S saves, Ctrl+Enter saves and closes', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('kbd');
+  const post = await api.post(`${API}/cms/journal/posts`, { data: { title: `${tag} post`, slug: tag } });
+  const id = (await post.json()).data.id as number;
+  await signIn(page, `${POSTS}/update/${id}`);
+  const tabs = page.getByRole('tablist').first().getByRole('tab');
+  await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+  await tabs.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.nth(1)).toBeFocused();
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(tabs.last()).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(tabs.first()).toBeFocused();
+  await page.getByLabel('Title').focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' edited');
+  await page.keyboard.press('Control+s');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await (await api.get(`${API}/cms/journal/posts/${id}`)).json()).data.title).toBe(`${tag} post edited`);
+  await page.keyboard.type(' again');
+  await page.keyboard.press('Control+Enter');
+  await expect(page).toHaveURL(/\/backend\/cms\/journal\/posts$/);
+  expect((await (await api.get(`${API}/cms/journal/posts/${id}`)).json()).data.title).toBe(`${tag} post edited again`);
+  await api.dispose();
+});
+
+test('a preset slug follows the title on create until it is edited', async ({ page }) => {
+  await signIn(page, `${POSTS}/create`);
+  await page.getByLabel('Title').fill('Crème Brûlée Recipes');
+  await expect(page.getByLabel('Slug')).toHaveValue('creme-brulee-recipes');
+  await page.getByLabel('Slug').fill('my-slug');
+  await page.getByLabel('Title').fill('Something else');
+  await expect(page.getByLabel('Slug')).toHaveValue('my-slug');
+});
+
+test('delete asks with the form’s confirm text, then goes back to the list', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('del');
+  const [id] = await createProducts(api, tag, 1);
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Delete this record?');
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page).toHaveURL(/\/backend\/acme\/catalog\/products$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Deleted.' })).toBeVisible();
+  expect((await api.get(`${API}/acme/catalog/products/${id}`)).status()).toBe(404);
+  await api.dispose();
+});
+
+test('record actions: a confirmed danger action runs and the form shows the new state; a second run is explained', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('act');
+  const post = await api.post(`${API}/cms/journal/posts`, { data: { title: `${tag} post`, slug: tag, status: 'published' } });
+  const id = (await post.json()).data.id as number;
+  await signIn(page, `${POSTS}/update/${id}`);
+  const actions = page.getByRole('group', { name: 'Record actions' });
+  await actions.getByRole('button', { name: 'Archive' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Archive this post?');
+  await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+  await expect(page.locator('.cms-status')).not.toBeEmpty();
+  await page.getByRole('tab', { name: 'Manage' }).click();
+  await expect(page.getByLabel('Status').locator('option:checked')).toHaveText('Archived');
+  expect((await (await api.get(`${API}/cms/journal/posts/${id}`)).json()).data.status).toBe('archived');
+  await api.dispose();
+});
+
+test('the storefront singleton: text, mltext per language and the checkbox element round trip', async ({ page }) => {
+  const api = await apiAs();
+  const before = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
+  const tag = uniqueTag('shop');
+  await signIn(page, STOREFRONT);
+  await expect(page.getByRole('heading', { level: 1, name: 'Storefront' })).toBeVisible();
+  await page.getByLabel('Tagline').fill(`${tag} tagline`);
+  const announcement = page.getByRole('group', { name: 'Announcement' });
+  await announcement.getByRole('button', { name: 'German' }).click();
+  await expect(announcement.getByRole('textbox')).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(`${tag} Ankündigung`);
+  const open = page.getByRole('group', { name: 'Open on Sundays' }).getByRole('checkbox');
+  await open.click();
+  await expectAccessible(page);
+  await screenshot(page, 'form-singleton');
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const after = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
+  expect(after.tagline).toBe(`${tag} tagline`);
+  expect(after.announcement).toEqual({ ...before.announcement, de: `${tag} Ankündigung` });
+  expect(after.open_on_sundays).toBe(!before.open_on_sundays);
+  await api.dispose();
+});
+
+test('the colour picker of the catalog plugin edits its field through the element protocol', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('col');
+  const [id] = await createProducts(api, tag, 1);
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  const colour = page.getByRole('group', { name: 'Colour' });
+  await colour.locator('.acme-color-picker__swatch').first().click();
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await (await api.get(`${API}/acme/catalog/products/${id}`)).json()).data.color).toBe('#1f6feb');
+  await api.dispose();
+});
+
+test('a partial field shows the record’s partial; an element that never loads leaves its field read only', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('prt');
+  const [id] = await createProducts(api, tag, 1);
+  await page.route(/color-picker\.js/, (route) => route.fulfill({ status: 404, body: '' }));
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  await expect(page.locator('cms-field[data-name="stock_summary"] cms-partial')).not.toBeEmpty();
+  await expect(page.getByRole('group', { name: 'Colour' }).getByText('did not load')).toBeVisible({ timeout: 10_000 });
+  // The rest of the form works.
+  await page.getByLabel('Name').fill(`${tag} renamed`);
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await api.dispose();
+});
