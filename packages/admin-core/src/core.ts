@@ -22,6 +22,7 @@ import type { PluginDefinition } from './plugins/define.ts';
 import { PluginAssets } from './assets/index.ts';
 import { assetsCapability } from './assets/capability.ts';
 import { fieldTypesCapability } from './fields/plugin/capability.ts';
+import { checkWidgetAssets } from './fields/widget.ts';
 import { settingsCapability } from './settings/capability.ts';
 import { coreStorageEntities } from './storage/entities.ts';
 import { BlobJanitor } from './storage/janitor.ts';
@@ -323,7 +324,10 @@ function resolveControllers(registry: AdminRegistry, db: Database, config: Resol
   };
   for (const { address, plugin, definition } of registry.controllers.values()) {
     if (!definition.entity && !definition.list && !definition.form) continue;
-    resolved.set(address, resolveController(address, definition, { ...context, plugin: pluginCode(plugin) }));
+    const controller = resolveController(address, definition, { ...context, plugin: pluginCode(plugin) });
+    // A widget's client files are its plugin's assets, which a field's own check cannot see.
+    checkWidgetAssets(controller, plugin, registry.assets);
+    resolved.set(address, controller);
   }
   // Relations last: one may name another controller's list scope (docs/relations.md).
   return resolveRelations(resolved, context);

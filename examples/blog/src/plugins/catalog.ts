@@ -6,6 +6,7 @@ import { mergeStringTables } from '@cms/admin-core';
 import { actionStrings } from './catalog/actions.ts';
 import { partialStrings } from './catalog/partials.ts';
 import { colorAssets, colorStrings, colorType } from './catalog/color/type.ts';
+import { priceHelperAssets } from './catalog/price-helper/assets.ts';
 import { catalogStrings, s } from './catalog/strings.ts';
 
 /** `acme/catalog`: the example app's own plugin, written the way a plugin author would. */
@@ -16,7 +17,7 @@ export const catalogPlugin = definePlugin({
   entities: catalogEntities,
   migrations: catalogMigrations,
   controllers: [productsController, storefrontController],
-  assets: colorAssets,
+  assets: { ...colorAssets, ...priceHelperAssets },
   fieldTypes: { color: colorType },
   navigation: [
     {

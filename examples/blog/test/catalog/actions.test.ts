@@ -110,14 +110,27 @@ describe('catalog price helper widget', () => {
     expectError(await merchant.post(`${PRODUCTS}/widgets/stock_summary`, {}).set(XHR), 404, 'not_found');
   });
 
-  it('the form schema serves the widget with its action and fill', async () => {
-    const fields = (await merchant.get(`${PRODUCTS}/schema/form`)).body.data.fields as Array<Record<string, unknown>>;
-    expect(fields.find((field) => field.name === 'price_helper')).toMatchObject({
+  it('the form schema serves the widget with its action and fill, and its element script', async () => {
+    const view = (await merchant.get(`${PRODUCTS}/schema/form`)).body.data;
+    const fields = view.fields as Array<Record<string, unknown>>;
+    const helper = fields.find((field) => field.name === 'price_helper');
+    expect(helper).toMatchObject({
       type: 'widget',
       action: 'suggestPrice',
       actionLabel: 'Suggest a price',
       widget: 'acme-price-helper',
       fill: ['price'],
     });
+    // The widget's `assets` option is the server's: the FormField does not carry it.
+    expect(helper).not.toHaveProperty('assets');
+    // After the colour picker's script (the color field comes first), each once, with its content hash.
+    const url = t.core.registry.assets.url('acme', 'catalog', 'price-helper.js');
+    expect(url).toMatch(/^\/backend\/assets\/acme\/catalog\/price-helper\.js\?v=[0-9a-f]+$/);
+    expect(view.assets.scripts).toEqual([t.core.registry.assets.url('acme', 'catalog', 'color-picker.js'), url]);
+    const script = await t.http.get(url);
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.text).toContain("customElements.define('acme-price-helper'");
+    expect(script.text).not.toContain('innerHTML');
   });
 });

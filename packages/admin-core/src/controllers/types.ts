@@ -218,7 +218,14 @@ interface BuiltinFieldKeys {
     twelveHour?: boolean;
   };
   partial: { path?: string };
-  widget: { action?: string; actionLabel?: string; widget?: string; fill?: string[] };
+  widget: {
+    action?: string;
+    actionLabel?: string;
+    widget?: string;
+    fill?: string[];
+    /** Client files of the widget's element: keys of the plugin's `assets` (docs/field-types.md, "widget"). */
+    assets?: { scripts?: string[]; styles?: string[] };
+  };
   password: NoOwnKeys;
   /** Permission codes the editor offers (default: every registered permission). */
   permissioneditor: { mode?: string; permissions?: string[] };

@@ -6,6 +6,7 @@ import { pluginFieldTypeOf, type PluginFieldType } from './field-type.ts';
 import { arrayOf } from '../../schema/json.ts';
 import { ok as described } from '../../schema/route.ts';
 import { ref } from '../../schema/types.ts';
+import { widgetAssets } from '../widget.ts';
 
 /** ControllerAssets, a FormView's `assets` (docs/field-types.md, "Client files"): script and style URLs. */
 export interface ControllerAssets {
@@ -56,18 +57,27 @@ export const fieldTypeRoutes: RouteDefinition[] = [
 ];
 
 /**
- * FormView `assets`: the versioned script and style URLs of the plugin field types the form
- * uses, in field order, each once. Without a core (a schema built outside an admin) they are empty.
+ * FormView `assets`: the versioned script and style URLs of the plugin field types the form uses
+ * and of the files its widget fields name in `assets` (keys of the controller's plugin's assets,
+ * checked at start-up), in field order, each once. Without a core (a schema built outside an
+ * admin) they are empty.
  */
 export function formAssets(controller: ResolvedController, core: AdminServices | undefined): ControllerAssets {
   const assets: ControllerAssets = { scripts: [], styles: [] };
   if (!core) return assets;
-  for (const field of controller.fields.values()) {
-    const type = pluginFieldTypeOf(field.type);
-    if (!type) continue;
-    const urls = assetUrls(type, core);
+  const add = (urls: ControllerAssets) => {
     for (const url of urls.scripts) if (!assets.scripts.includes(url)) assets.scripts.push(url);
     for (const url of urls.styles) if (!assets.styles.includes(url)) assets.styles.push(url);
+  };
+  // A relation's child form is no registered controller: it has no widgets (it has no actions).
+  const owner = core.registry.controllers.get(controller.address)?.plugin;
+  for (const field of controller.fields.values()) {
+    const type = pluginFieldTypeOf(field.type);
+    if (type) add(assetUrls(type, core));
+    if (field.type.name !== 'widget' || !owner) continue;
+    const files = widgetAssets(field.config);
+    const url = (file: string) => core.registry.assets.url(owner.vendor, owner.name, file);
+    add({ scripts: files.scripts.map(url), styles: files.styles.map(url) });
   }
   return assets;
 }

@@ -1,10 +1,13 @@
 // <cms-switch> and <cms-checkbox>: the client elements of the core's yes/no field types
 // (docs/field-types.md, "switch and checkbox"). The admin application sets `value` (true, false,
-// or null for a nullable column that holds nothing) and `disabled`; the element answers with a
+// or null for a nullable column that holds nothing), `disabled` and `readOnly` (either keeps the
+// box unchangeable) and `label` (the checkbox's accessible name); the element answers with a
 // `change` event whose `detail.value` is the new boolean. DOM is built with createElement only.
 
 class CmsYesNo extends HTMLElement {
   #value = null;
+  #label = '';
+  #readOnly = false;
   #input;
 
   connectedCallback() {
@@ -30,8 +33,31 @@ class CmsYesNo extends HTMLElement {
     this.#render();
   }
 
+  get disabled() {
+    return this.hasAttribute('disabled');
+  }
+
   set disabled(disabled) {
     this.toggleAttribute('disabled', Boolean(disabled));
+    this.#render();
+  }
+
+  // A checkbox has no read-only state of its own: read-only keeps it disabled, like `disabled`.
+  get readOnly() {
+    return this.#readOnly;
+  }
+
+  set readOnly(readOnly) {
+    this.#readOnly = Boolean(readOnly);
+    this.#render();
+  }
+
+  get label() {
+    return this.#label;
+  }
+
+  set label(label) {
+    this.#label = typeof label === 'string' ? label : '';
     this.#render();
   }
 
@@ -40,7 +66,9 @@ class CmsYesNo extends HTMLElement {
     this.#input.checked = this.#value === true;
     // A nullable column without a value: neither on nor off until the admin picks one.
     this.#input.indeterminate = this.#value === null;
-    this.#input.disabled = this.hasAttribute('disabled');
+    this.#input.disabled = this.hasAttribute('disabled') || this.#readOnly;
+    if (this.#label) this.#input.setAttribute('aria-label', this.#label);
+    else this.#input.removeAttribute('aria-label');
   }
 }
 

@@ -1,7 +1,8 @@
 // <acme-color-picker>: the client element of the acme/catalog `color` field type.
 // The admin application sets `value` (a "#rrggbb" string or null), `typeOptions` ({ palette })
-// and, on an existing record, `uploadUrl` (POST /{ctl}/{id}/fields/{field}/upload). The element
-// answers with a `change` event whose `detail.value` is the new colour (null when cleared).
+// and, on an existing record, `uploadUrl` (POST /{ctl}/{id}/fields/{field}/upload); `label` names
+// the inner controls for assistive technology, `disabled` and `readOnly` (either) lock them. The
+// element answers with a `change` event whose `detail.value` is the new colour (null when cleared).
 // DOM is built with createElement only: no markup is ever parsed from data.
 
 const LONG = /^#[0-9a-f]{6}$/i;
@@ -9,7 +10,11 @@ const LONG = /^#[0-9a-f]{6}$/i;
 class AcmeColorPicker extends HTMLElement {
   #value = null;
   #options = {};
+  #label = '';
+  #readOnly = false;
+  #disabled = false;
   #input;
+  #clear;
   #swatches;
   #file;
   #message;
@@ -19,13 +24,13 @@ class AcmeColorPicker extends HTMLElement {
     this.classList.add('acme-color-picker');
     this.#input = Object.assign(document.createElement('input'), { type: 'color', className: 'acme-color-picker__input' });
     this.#input.addEventListener('input', () => this.#set(this.#input.value));
-    const clear = Object.assign(document.createElement('button'), {
+    this.#clear = Object.assign(document.createElement('button'), {
       type: 'button',
       className: 'acme-color-picker__clear',
       textContent: '×',
     });
-    clear.setAttribute('aria-label', 'Clear');
-    clear.addEventListener('click', () => this.#set(null));
+    this.#clear.setAttribute('aria-label', 'Clear');
+    this.#clear.addEventListener('click', () => this.#set(null));
     this.#swatches = Object.assign(document.createElement('div'), { className: 'acme-color-picker__swatches' });
     this.#file = Object.assign(document.createElement('input'), {
       type: 'file',
@@ -34,7 +39,7 @@ class AcmeColorPicker extends HTMLElement {
     });
     this.#file.addEventListener('change', () => this.#upload());
     this.#message = Object.assign(document.createElement('span'), { className: 'acme-color-picker__message' });
-    this.append(this.#input, clear, this.#swatches, this.#file, this.#message);
+    this.append(this.#input, this.#clear, this.#swatches, this.#file, this.#message);
     this.#render();
   }
 
@@ -62,7 +67,39 @@ class AcmeColorPicker extends HTMLElement {
     this.#render();
   }
 
+  get label() {
+    return this.#label;
+  }
+
+  set label(label) {
+    this.#label = typeof label === 'string' ? label : '';
+    this.#render();
+  }
+
+  get readOnly() {
+    return this.#readOnly;
+  }
+
+  set readOnly(readOnly) {
+    this.#readOnly = Boolean(readOnly);
+    this.#render();
+  }
+
+  get disabled() {
+    return this.#disabled;
+  }
+
+  set disabled(disabled) {
+    this.#disabled = Boolean(disabled);
+    this.#render();
+  }
+
+  get #locked() {
+    return this.#readOnly || this.#disabled;
+  }
+
   #set(value) {
+    if (this.#locked) return;
     this.value = value;
     this.dispatchEvent(new CustomEvent('change', { bubbles: true, detail: { value: this.#value } }));
   }
@@ -90,6 +127,11 @@ class AcmeColorPicker extends HTMLElement {
     this.#input.value = this.#value ?? '#000000';
     this.toggleAttribute('data-empty', this.#value === null);
     this.#file.hidden = !this.uploadUrl;
+    const locked = this.#locked;
+    this.toggleAttribute('disabled', locked);
+    for (const control of [this.#input, this.#clear, this.#file]) control.disabled = locked;
+    this.#name(this.#input, this.#label);
+    this.#name(this.#file, this.#label && `${this.#label}: image`);
     const palette = Array.isArray(this.#options.palette) ? this.#options.palette : [];
     this.#swatches.replaceChildren(
       ...palette.map((color) => {
@@ -100,10 +142,17 @@ class AcmeColorPicker extends HTMLElement {
         });
         swatch.style.setProperty('--swatch', color);
         swatch.setAttribute('aria-pressed', String(color === this.#value));
+        swatch.disabled = locked;
         swatch.addEventListener('click', () => this.#set(color));
         return swatch;
       }),
     );
+  }
+
+  /** The accessible name of an inner control: the field's label, or none. */
+  #name(control, name) {
+    if (name) control.setAttribute('aria-label', name);
+    else control.removeAttribute('aria-label');
   }
 }
 
