@@ -32,6 +32,8 @@ export const productsController = defineController({
     },
   },
   form: {
+    // The preview screen (the list's "Preview" row action) shows the stock summary above the fields.
+    preview: { headerPartial: 'stock_summary' },
     fields: {
       name: { type: 'text', label: s('products.name'), required: true, span: 'left' },
       sku: { type: 'text', label: s('products.sku'), required: true, span: 'right' },
@@ -52,6 +54,8 @@ export const productsController = defineController({
         action: 'suggestPrice',
         actionLabel: s('products.price_helper_action'),
         widget: 'acme-price-helper',
+        // The element's script, one of the plugin's assets: served in the FormView's `assets`.
+        assets: { scripts: ['price-helper.js'] },
         fill: ['price'],
       },
       stock_summary: { type: 'partial', path: 'stock_summary', context: 'update' },
