@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { API, apiAs, createProducts, expectAccessible, screenshot, signIn, uniqueTag } from './support.ts';
+import { API, apiAs, createAccount, createProducts, expectAccessible, screenshot, signIn, uniqueTag } from './support.ts';
 
 const PRODUCTS = '/backend/acme/catalog/products';
 const POSTS = '/backend/cms/journal/posts';
@@ -60,6 +60,8 @@ test('keyboard only: tabs move with the arrows, Ctrl+S saves, Ctrl+Enter saves a
   await signIn(page, `${POSTS}/update/${id}`);
   const tabs = page.getByRole('tablist').first().getByRole('tab');
   await expect(tabs.first()).toHaveAttribute('aria-selected', 'true');
+  // Only the open tab's fields show.
+  await expect(page.getByLabel('Status')).toBeHidden();
   await tabs.first().focus();
   await page.keyboard.press('ArrowRight');
   await expect(tabs.nth(1)).toBeFocused();
@@ -177,5 +179,183 @@ test('a partial field shows the record’s partial; an element that never loads 
   await page.getByLabel('Name').fill(`${tag} renamed`);
   await save(page).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await api.dispose();
+});
+
+test('a 403 with details names the refused fields; a transient 409 keeps the form and says to save again', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('ref');
+  const [id] = await createProducts(api, tag, 1);
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  await page.getByLabel('Name').fill(`${tag} refused`);
+  await page.route(
+    (url) => url.pathname.endsWith(`/acme/catalog/products/${id}`),
+    (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 403,
+            json: { error: { code: 'forbidden', message: 'Forbidden.', details: { name: ['You may not change the name.'] } } },
+          })
+        : route.continue(),
+  );
+  await save(page).click();
+  const summary = page.locator('.cms-error-summary');
+  await expect(summary).toBeFocused();
+  await expect(summary).toContainText('You may not change these fields.');
+  await expect(summary.getByRole('link', { name: 'Name: You may not change the name.' })).toBeVisible();
+  await page.unrouteAll();
+  await page.route(
+    (url) => url.pathname.endsWith(`/acme/catalog/products/${id}`),
+    (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 409, json: { error: { code: 'transient_conflict', message: 'Try again.', details: {} } } })
+        : route.continue(),
+  );
+  await save(page).click();
+  await expect(summary).toContainText('save again');
+  await expect(page.getByLabel('Name')).toHaveValue(`${tag} refused`);
+  await page.unrouteAll();
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await (await api.get(`${API}/acme/catalog/products/${id}`)).json()).data.name).toBe(`${tag} refused`);
+  await api.dispose();
+});
+
+test('a hostile form partial stays inert: no dialog, no request, nothing that runs', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('hst');
+  const [id] = await createProducts(api, tag, 1);
+  page.on('dialog', () => {
+    throw new Error('a dialog opened');
+  });
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('evil')) requested.push(request.url());
+  });
+  await page.route(
+    (url) => url.pathname.endsWith('/partials/stock_summary'),
+    (route) =>
+      route.fulfill({
+        json: {
+          data: {
+            nodes: [
+              { tag: 'p', attrs: { onclick: 'alert(1)', class: 'kept' }, children: [{ text: '<img src=x onerror=alert(1)>' }] },
+              { tag: 'a', attrs: { href: 'javascript:alert(1)' }, children: [{ text: 'link' }] },
+              { tag: 'script', children: [{ text: 'alert(1)' }] },
+              { tag: 'img', attrs: { src: 'https://evil.invalid/x.png', onerror: 'alert(1)' } },
+              { tag: 'iframe', attrs: { src: 'https://evil.invalid/' } },
+            ],
+          },
+        },
+      }),
+  );
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  const partial = page.locator('cms-field[data-name="stock_summary"] cms-partial');
+  await expect(partial.locator('p.kept')).toHaveText('<img src=x onerror=alert(1)>');
+  await expect(partial.locator('[onclick], [onerror], script, iframe')).toHaveCount(0);
+  await expect(partial.locator('a')).not.toHaveAttribute('href', /javascript/);
+  await page.locator('p.kept').click();
+  expect(requested.filter((url) => !url.endsWith('x.png'))).toEqual([]);
+  await api.dispose();
+});
+
+test('the preview screen shows the record read only with its header partial and an Edit link', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('prv');
+  const [id] = await createProducts(api, tag, 1);
+  await signIn(page, `${PRODUCTS}/preview/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Preview' })).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveAttribute('readonly');
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+  await expect(page.locator('cms-form > cms-partial').first()).not.toBeEmpty();
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(new RegExp(`/update/${id}$`));
+  await expect(page.getByLabel('Name')).not.toHaveAttribute('readonly');
+  await api.dispose();
+});
+
+test('an admin’s password is never shown and only sent when typed; the permission editors in both modes', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('pwd');
+  const created = await api.post(`${API}/cms/backend/admins`, {
+    data: { login: tag, email: `${tag}@example.com`, password: `${tag}-first-password` },
+  });
+  const id = (await created.json()).data.id as number;
+  await signIn(page, `/backend/cms/backend/admins/update/${id}`);
+  const password = page.getByLabel('Password', { exact: true });
+  await expect(password).toHaveValue('');
+  await expect(password).toHaveAttribute('autocomplete', 'new-password');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(password).toHaveAttribute('type', 'text');
+  // A first save without a password keeps the old one.
+  await page.getByLabel('First name').fill('Kept');
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const login = async (secret: string) =>
+    (await api.post(`${API}/auth/login`, { data: { login: tag, password: secret }, headers: { Authorization: '' } })).status();
+  expect(await login(`${tag}-first-password`)).toBe(200);
+  await password.fill(`${tag}-second-password`);
+  await page.getByRole('tab', { name: 'Permissions' }).click();
+  const table = page.locator('.cms-permission-table').first();
+  await table
+    .getByRole('radio', { name: /: Allow$/ })
+    .first()
+    .check();
+  await expectAccessible(page);
+  await screenshot(page, 'form-permissions');
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await expect(password).toHaveValue('');
+  expect(await login(`${tag}-second-password`)).toBe(200);
+  const stored = (await (await api.get(`${API}/cms/backend/admins/${id}`)).json()).data;
+  expect(Object.values(stored.permissions)).toContain(1);
+  expect(stored).not.toHaveProperty('password');
+  // Checkbox mode: a role.
+  const role = await api.post(`${API}/cms/backend/roles`, { data: { code: tag, name: `${tag} role` } });
+  const roleId = (await role.json()).data.id as number;
+  await page.goto(`/backend/cms/backend/roles/update/${roleId}`);
+  await page.getByRole('checkbox').first().check();
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const permissions = (await (await api.get(`${API}/cms/backend/roles/${roleId}`)).json()).data.permissions;
+  expect(Object.values(permissions)).toEqual([1]);
+  await api.dispose();
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`axe: the form screens in the ${theme} theme, and in German at 320 px`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    const api = await apiAs();
+    const tag = uniqueTag('axf');
+    const [id] = await createProducts(api, tag, 1);
+    await signIn(page, `${PRODUCTS}/update/${id}`);
+    await expect(page.getByLabel('Name')).toHaveValue(`${tag} 1`);
+    await expectAccessible(page);
+    await screenshot(page, `form-products-${theme}`);
+    await page.goto(`${POSTS}/update/1`);
+    await expect(page.getByLabel('Title')).not.toHaveValue('');
+    await expectAccessible(page);
+    await screenshot(page, `form-posts-${theme}`);
+    await page.goto(STOREFRONT);
+    await expect(page.getByLabel('Shop name')).not.toHaveValue('');
+    await expectAccessible(page);
+    await screenshot(page, `form-storefront-${theme}`);
+    await api.dispose();
+  });
+}
+
+test('axe: a form in German at 320 px, without horizontal scrolling', async ({ page }) => {
+  const api = await apiAs();
+  const account = await createAccount(api, 'axde');
+  const tag = uniqueTag('axd');
+  const [id] = await createProducts(api, tag, 1);
+  await page.setViewportSize({ width: 320, height: 720 });
+  await signIn(page, `${PRODUCTS}/update/${id}`, account);
+  await page.locator('details.cms-account summary').click();
+  await page.getByLabel('Language').selectOption('de');
+  await expect(page.getByRole('button', { name: 'Speichern', exact: true })).toBeVisible();
+  await screenshot(page, 'form-de-320');
+  await expectAccessible(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await api.dispose();
 });

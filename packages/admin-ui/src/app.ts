@@ -324,6 +324,8 @@ export class CmsApp extends LightElement {
     if (this.#formLoaded) return true;
     void import('./form/form.ts').then(() => {
       this.#formLoaded = true;
+      // The heading that had the focus while the chunk loaded gives way to the form's: the focus follows.
+      if (document.activeElement === this.querySelector('main h1')) this.#focusAfterRender = true;
       this.requestUpdate();
       this.dispatchEvent(new Event('forms-loaded'));
     });

@@ -74,6 +74,19 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     if (document.visibilityState === 'hidden') this.#hiddenAt = Date.now();
     else if (this.#hiddenAt && Date.now() - this.#hiddenAt > RECHECK_AFTER_MS) void this.#recheck();
   };
+  /** A new language: the schema's labels and messages again, the values as they are. */
+  readonly #onLanguage = () => {
+    const schema = this.schema;
+    if (!schema || schema.meta.locale === this.app.i18n?.locale) return;
+    void this.app.api.call<FormView>('GET', `/${this.ctl}/schema/form`).then((answer) => {
+      this.schema = answer.data;
+      const byName = new Map(answer.data.fields.map((field) => [field.name, field]));
+      this.fields = this.fields.map((field) => byName.get(field.name) ?? field);
+      this.tab = this.fields.find((field) => field.tab)?.tab ?? '';
+      this.requestUpdate();
+      this.#refreshFields();
+    });
+  };
   readonly #onKey = (event: KeyboardEvent) => {
     if (!(event.ctrlKey || event.metaKey) || event.altKey || this.context === 'preview') return;
     if (event.key === 's' || event.key === 'S') {
@@ -200,6 +213,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.app.guard = this;
     this.addEventListener('keydown', this.#onKey);
     document.addEventListener('visibilitychange', this.#onVisibility);
+    this.app.addEventListener('query-changed', this.#onLanguage);
     void this.load();
   }
 
@@ -208,6 +222,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     if (this.app.guard === this) this.app.guard = undefined;
     window.removeEventListener('beforeunload', this.#onBeforeUnload);
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    this.app.removeEventListener('query-changed', this.#onLanguage);
     clearTimeout(this.#draftTimer);
     // Leaving with changes (a discard cleared them) keeps nothing; a crash never gets here.
   }

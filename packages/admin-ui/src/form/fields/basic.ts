@@ -206,7 +206,7 @@ class PasswordInput extends LightElement {
           this.requestUpdate();
         }}
       >
-        ${view.host.app.t(this.#shown ? 'password_hide' : 'password_show')}
+        ${this.#shown ? view.host.app.t('password_hide') : view.host.app.t('password_show')}
       </button>
     </span>`;
   }
