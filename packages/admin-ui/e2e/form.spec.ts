@@ -18,7 +18,7 @@ test('create a product from the list: values typed, saved, shown on its update s
   await signIn(page, PRODUCTS);
   await page.getByRole('link', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
-  await page.getByLabel('Name').fill(`${tag} lamp`);
+  await page.getByLabel('Name').fill(`${tag} shelf`);
   await page.getByLabel('SKU').fill(tag.toUpperCase());
   await page.getByLabel('Price').fill('12.5');
   await screenshot(page, 'form-create');
@@ -28,7 +28,7 @@ test('create a product from the list: values typed, saved, shown on its update s
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   const id = Number(page.url().split('/').pop());
   const stored = await (await api.get(`${API}/acme/catalog/products/${id}`)).json();
-  expect(stored.data).toMatchObject({ name: `${tag} lamp`, sku: tag.toUpperCase(), price: '12.50', currency: 'EUR' });
+  expect(stored.data).toMatchObject({ name: `${tag} shelf`, sku: tag.toUpperCase(), price: '12.50', currency: 'EUR' });
   await expect(page.getByLabel('Price')).toHaveValue('12.50');
   await api.dispose();
 });
@@ -323,7 +323,9 @@ test('an admin’s password is never shown and only sent when typed; the permiss
 });
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`axe: the form screens in the ${theme} theme, and in German at 320 px`, async ({ page }) => {
+  test(`axe: the form screens in the ${theme} theme`, async ({ page }) => {
+    // Three full axe runs: slow on a busy machine.
+    test.slow();
     await page.emulateMedia({ colorScheme: theme });
     const api = await apiAs();
     const tag = uniqueTag('axf');
@@ -354,8 +356,16 @@ test('axe: a form in German at 320 px, without horizontal scrolling', async ({ p
   await page.locator('details.cms-account summary').click();
   await page.getByLabel('Language').selectOption('de');
   await expect(page.getByRole('button', { name: 'Speichern', exact: true })).toBeVisible();
+  await page.locator('details.cms-account summary').click();
   await screenshot(page, 'form-de-320');
   await expectAccessible(page);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  // Nothing reaches past the right edge (the list names what does).
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('main *')]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+      .map((element) => `${element.localName}.${element.className}`),
+  );
+  expect(wide).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   await api.dispose();
 });

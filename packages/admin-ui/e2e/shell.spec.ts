@@ -104,6 +104,8 @@ test('`/lang` answers an ETag and a 304 for it', async ({ request }) => {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe: every screen of part 1 in the ${theme} theme`, async ({ page }) => {
+    // Seven full axe runs: slow on a busy machine.
+    test.slow();
     await page.emulateMedia({ colorScheme: theme });
     await page.goto('/backend');
     await expect(page.getByRole('heading', { name: 'Sign in to the admin' })).toBeVisible();

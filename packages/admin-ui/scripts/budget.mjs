@@ -40,10 +40,16 @@ const sum = (files) => [...new Set(files)].reduce((total, file) => total + gz(fi
 const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
 const firstRow = closure(entry);
 // The rich editor's chunk and what nothing else imports.
-const others = new Set(Object.keys(manifest).filter((key) => key !== RICH_EDITOR).flatMap((key) => manifest[key].imports ?? []));
+const others = new Set(
+  Object.keys(manifest)
+    .filter((key) => key !== RICH_EDITOR)
+    .flatMap((key) => manifest[key].imports ?? []),
+);
 const editor = [...closure(RICH_EDITOR)].filter((key) => key === RICH_EDITOR || !others.has(key));
 const allButEditor = Object.keys(manifest).filter((key) => !editor.includes(key));
-const css = new Set(Object.values(manifest).flatMap((chunk) => [...(chunk.css ?? []), ...(chunk.file.endsWith('.css') ? [chunk.file] : [])]));
+const css = new Set(
+  Object.values(manifest).flatMap((chunk) => [...(chunk.css ?? []), ...(chunk.file.endsWith('.css') ? [chunk.file] : [])]),
+);
 
 const rows = [
   ['JavaScript until the first list row', sum(jsOf(firstRow)), BUDGETS.firstRowJs],

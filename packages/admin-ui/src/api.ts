@@ -69,7 +69,11 @@ const AUTH_ROUTES = new Set(['/auth/login', '/auth/refresh', '/auth/logout']);
 /** The error envelope of a failed answer as an `ApiError`; `malformed` when there is none. */
 function errorOf(response: Response, body: unknown): ApiError {
   const requestId = response.headers.get('X-Request-Id');
-  const envelope = body as { error?: { code?: unknown; message?: unknown; details?: unknown }; data?: unknown; meta?: Record<string, unknown> } | null;
+  const envelope = body as {
+    error?: { code?: unknown; message?: unknown; details?: unknown };
+    data?: unknown;
+    meta?: Record<string, unknown>;
+  } | null;
   const error = envelope?.error;
   if (!error || typeof error.code !== 'string') return new ApiError(response.status, 'malformed', '', {}, requestId);
   return new ApiError(

@@ -230,7 +230,7 @@ export class CmsApp extends LightElement {
   }
 
   #signedOut(): void {
-    // Drafts stay on this device only while someone is signed in (docs/admin-ui.md, "Drafts").
+    // Drafts stay on this device only while someone is signed in (docs/admin-ui.md, "Edits are never lost").
     removeAllDrafts();
     this.guard?.discard();
     this.me = undefined;

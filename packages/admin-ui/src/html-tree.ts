@@ -23,7 +23,7 @@ const ELEMENT_NODE = 1;
  * Elements dropped with everything inside them (docs/partials.md, "Allowlists"): their content is
  * code, styles, foreign content with its own script vectors, or controls — never text to show.
  */
-export const DROPPED = new Set(
+const DROPPED = new Set(
   (
     'script style template noscript noembed noframes xmp plaintext iframe frame frameset object embed applet param ' +
     'canvas video audio source track svg math form input button select option optgroup datalist textarea dialog ' +

@@ -74,7 +74,8 @@ export const formStrings = {
     'ui.draft_restore': 'Wiederherstellen',
     'ui.draft_discard': 'Verwerfen',
     'ui.refused_fields': 'Diese Felder dürfen Sie nicht ändern.',
-    'ui.transient_conflict': 'Das Speichern ist mit einem anderen zusammengestoßen und wurde nicht ausgeführt. Nichts ging verloren: Speichern Sie erneut.',
+    'ui.transient_conflict':
+      'Das Speichern ist mit einem anderen zusammengestoßen und wurde nicht ausgeführt. Nichts ging verloren: Speichern Sie erneut.',
     'ui.record_refreshed': 'Dieser Datensatz wurde anderswo geändert; das Formular zeigt die neuen Werte.',
     'ui.changed_elsewhere': 'Jemand anderes hat diesen Datensatz geändert, seit Sie ihn geöffnet haben.',
     'ui.review': 'Änderungen prüfen',
@@ -101,7 +102,8 @@ export const formStrings = {
     'ui.mltext_copy_fallback': 'Aus der Standardsprache übernehmen',
     'ui.field_later': 'Dieses Feld wird in einer späteren Version der Verwaltungsanwendung bearbeitet.',
     'ui.field_unknown_type': 'Für den Feldtyp {type} gibt es hier keinen Editor.',
-    'ui.element_missing': 'Die Komponente dieses Feldes wurde nicht geladen, daher kann es hier nicht geändert werden. Laden Sie die Seite neu, um es erneut zu versuchen.',
+    'ui.element_missing':
+      'Die Komponente dieses Feldes wurde nicht geladen, daher kann es hier nicht geändert werden. Laden Sie die Seite neu, um es erneut zu versuchen.',
     'ui.permission': 'Berechtigung',
     'ui.permission_inherit': 'Erben',
     'ui.permission_allow': 'Erlauben',

@@ -24,7 +24,7 @@ export interface ComboPage {
  * page of matches (debounced, the previous request aborted), or `null` for a plain text box with
  * no popup (a taglist without offered tags).
  */
-export type ComboSource = readonly ComboOption[] | ((search: string, page: number, signal: AbortSignal) => Promise<ComboPage>) | null;
+type ComboSource = readonly ComboOption[] | ((search: string, page: number, signal: AbortSignal) => Promise<ComboPage>) | null;
 
 export interface ComboConfig {
   readonly app: CmsApp;

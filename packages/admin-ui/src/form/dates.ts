@@ -88,7 +88,7 @@ function localInstant(wall: WallClock): Date {
  * Reads an ISO 8601 text (a served value, or one an admin typed): the wall-clock it names, in the
  * browser's zone when it carries an offset and `local` is set, else as written.
  */
-export function parseIso(text: string, mode: DateMode, local = true): WallClock | undefined {
+function parseIso(text: string, mode: DateMode, local = true): WallClock | undefined {
   const trimmed = text.trim();
   if (mode === 'time') {
     const match = ISO_TIME.exec(trimmed);

@@ -5,7 +5,7 @@
  */
 
 /** The decimal separator of a locale: `.` in en, `,` in de. */
-export function decimalSeparator(locale: string): string {
+function decimalSeparator(locale: string): string {
   return new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
 }
 

@@ -37,7 +37,7 @@ const LINK_GLYPH = html`<svg viewBox="0 0 24 24" width="18" height="18" aria-hid
  * `view.set` — never its own start, never a value that came from outside (a restored draft, a
  * merge), which replaces the content without touching the undo history.
  *
- * Keyboard (docs/admin-ui.md, "Accessibility"): Tiptap's shortcuts (Ctrl+B, Ctrl+I, Ctrl+Alt+2,
+ * Keyboard (docs/admin-ui.md, "Field types"): Tiptap's shortcuts (Ctrl+B, Ctrl+I, Ctrl+Alt+2,
  * Ctrl+Shift+8 …), Ctrl+K for the link box, and Escape or Alt+F10 to the toolbar, whose buttons
  * are one tab stop (arrows, Home, End) — Tab inside a list indents, so Escape is the way out.
  */

@@ -50,6 +50,8 @@ export class CmsList extends LightElement {
   refused: 403 | 404 | undefined;
   /** The controller is a singleton: it has no list, and its one record is shown instead. */
   singleton = false;
+  /** The singleton's form takes the focus when it arrives (the list's heading had it). */
+  #focusForm = false;
   loading = false;
   selected = new Set<number>();
   #lastClicked: number | undefined;
@@ -134,7 +136,8 @@ export class CmsList extends LightElement {
       if (error instanceof ApiError && error.status === 404 && !this.schema && (await this.#isSingleton())) {
         this.singleton = true;
         // The heading that had the focus gives way to the record's: the focus follows.
-        if (document.activeElement === this.querySelector('h1')) void this.#focusRecordHeading();
+        this.#focusForm = document.activeElement === this.querySelector('h1');
+        if (this.#focusForm) void this.#focusRecordHeading();
       } else if (error instanceof ApiError && (error.status === 403 || error.status === 404) && !this.schema) this.refused = error.status;
       else this.error = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
     }
@@ -174,12 +177,15 @@ export class CmsList extends LightElement {
     }
   }
 
+  /** The heading that had the focus gives way to the singleton form's (once its chunk is there). */
   async #focusRecordHeading(): Promise<void> {
     this.requestUpdate();
     await this.updateComplete;
     const record = this.querySelector('cms-form');
-    await (record as { updateComplete?: Promise<unknown> } | null)?.updateComplete;
-    record?.querySelector<HTMLElement>('h1')?.focus();
+    if (!record) return;
+    await (record as { updateComplete?: Promise<unknown> }).updateComplete;
+    record.querySelector<HTMLElement>('h1')?.focus();
+    this.#focusForm = false;
   }
 
   #setupKey(name: string): string {
@@ -326,7 +332,14 @@ export class CmsList extends LightElement {
     if (this.refused === 404) return app.notFound();
     if (this.singleton) {
       if (!app.loadForms()) {
-        app.addEventListener('forms-loaded', () => this.requestUpdate(), { once: true });
+        app.addEventListener(
+          'forms-loaded',
+          () => {
+            this.requestUpdate();
+            if (this.#focusForm) void this.#focusRecordHeading();
+          },
+          { once: true },
+        );
         return html`<h1 tabindex="-1">${app.t('loading')}</h1>`;
       }
       return html`<cms-form .app=${app} .ctl=${this.ctl} .singleton=${true} .context=${'update'}></cms-form>`;

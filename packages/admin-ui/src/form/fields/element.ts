@@ -13,7 +13,7 @@ import type { FieldModule, FieldView } from '../field-types.ts';
  */
 
 /** How long the host waits for an element's definition before it gives up on it. */
-export const ELEMENT_TIMEOUT_MS = 5000;
+const ELEMENT_TIMEOUT_MS = 5000;
 
 const waits = new Map<string, Promise<boolean>>();
 
@@ -100,7 +100,7 @@ class PluginElementHost extends LightElement {
     setProperties(this.#element, this.#view, this.#view.host.errorsOf(this.#view.field.name).join(' ') || undefined);
   }
 
-  /** A widget's action (docs/admin-ui.md, "Widgets"): the `fill` keys' values and the element's payload. */
+  /** A widget's action (docs/admin-ui.md, "Plugin elements: protocol v1"): the `fill` keys' values and the element's payload. */
   async #run(payload: unknown): Promise<void> {
     const view = this.#view;
     const field = view.field;
