@@ -321,7 +321,9 @@ const hundredFields = () => ({
       ...(i % 10 === 0 ? { comment: 'A comment under every tenth field.' } : {}),
     })),
     assets: { scripts: [], styles: [] },
-    messages: Object.fromEntries(['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'].map((key) => [key, { other: key }])),
+    messages: Object.fromEntries(
+      ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'].map((key) => [key, { other: key }]),
+    ),
     meta: { locale: 'en' },
     redirects: { create: { redirect: '', redirectClose: '' }, update: { redirect: '', redirectClose: '' }, default: '' },
   },

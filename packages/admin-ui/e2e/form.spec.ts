@@ -361,11 +361,39 @@ test('axe: a form in German at 320 px, without horizontal scrolling', async ({ p
   await expectAccessible(page);
   // Nothing reaches past the right edge (the list names what does).
   const wide = await page.evaluate(() =>
-    [...document.querySelectorAll('main *')]
+    Array.from(document.querySelectorAll('main *'))
       .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
       .map((element) => `${element.localName}.${element.className}`),
   );
   expect(wide).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await api.dispose();
+});
+
+test('a widget runs its action: the fill is written into the form as a change, the message is announced', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('wdg');
+  const created = await api.post(`${API}/acme/catalog/products`, {
+    data: { name: `${tag} 1`, sku: tag.toUpperCase(), currency: 'EUR', price: '1.00', cost: '10.0000' },
+  });
+  const id = (await created.json()).data.id as number;
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  const helper = page.getByRole('group', { name: 'Price helper' });
+  await helper.getByRole('textbox').fill('50');
+  await helper.getByRole('button', { name: 'Suggest a price' }).click();
+  await expect(page.getByLabel('Price')).toHaveValue('15.00');
+  await expect(page.locator('.cms-status')).toContainText('15.00');
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  // Enter in the element's own input runs it too (its `cms-widget-run` event).
+  await helper.getByRole('textbox').fill('100');
+  await helper.getByRole('textbox').press('Enter');
+  await expect(page.getByLabel('Price')).toHaveValue('20.00');
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await (await api.get(`${API}/acme/catalog/products/${id}`)).json()).data.price).toBe('20.00');
+  // A refused payload shows its message under the button.
+  await helper.getByRole('textbox').fill('not a number');
+  await helper.getByRole('button', { name: 'Suggest a price' }).click();
+  await expect(helper.locator('.cms-field-error')).not.toBeEmpty();
   await api.dispose();
 });

@@ -232,3 +232,44 @@ test('two admins on one product: theirs-only fields merge silently; a field both
   await a.context().close();
   await b.context().close();
 });
+
+/** In the page: the tab goes to the background, a minute and more passes, and it comes back. */
+function awayForAMinute(): void {
+  const state = (value: string) => Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
+  state('hidden');
+  document.dispatchEvent(new Event('visibilitychange'));
+  const now = Date.now.bind(Date);
+  Date.now = () => now() + 61_000;
+  state('visible');
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+test('a form back in the foreground after a minute reads the record again: quietly when unchanged, with a banner when changed', async ({
+  page,
+}) => {
+  const tag = uniqueTag('vis');
+  const id = await product(tag);
+  const api = await apiAs();
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  await expect(page.getByLabel('Name')).toHaveValue(`${tag} 1`);
+  await api.put(`${API}/acme/catalog/products/${id}`, { data: { name: `${tag} elsewhere` } });
+  await page.evaluate(awayForAMinute);
+  await expect(page.getByLabel('Name')).toHaveValue(`${tag} elsewhere`);
+  await expect(page.locator('.cms-status')).toContainText('changed elsewhere');
+  // With a change of its own, the form says so and merges on request.
+  await page.getByLabel('SKU').fill(`${tag}-mine`.toUpperCase());
+  await api.put(`${API}/acme/catalog/products/${id}`, { data: { name: `${tag} again` } });
+  await page.evaluate(awayForAMinute);
+  await expect(page.getByText('Someone else changed this record since you opened it.')).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveValue(`${tag} elsewhere`);
+  await page.getByRole('button', { name: 'Review the changes' }).click();
+  await expect(page.getByLabel('Name')).toHaveValue(`${tag} again`);
+  await expect(page.getByLabel('SKU')).toHaveValue(`${tag}-mine`.toUpperCase());
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await (await api.get(`${API}/acme/catalog/products/${id}`)).json()).data).toMatchObject({
+    name: `${tag} again`,
+    sku: `${tag}-mine`.toUpperCase(),
+  });
+  await api.dispose();
+});
