@@ -128,31 +128,6 @@ test('record actions: a confirmed danger action runs and the form shows the new 
   await api.dispose();
 });
 
-test('the storefront singleton: text, mltext per language and the checkbox element round trip', async ({ page }) => {
-  const api = await apiAs();
-  const before = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
-  const tag = uniqueTag('shop');
-  await signIn(page, STOREFRONT);
-  await expect(page.getByRole('heading', { level: 1, name: 'Storefront' })).toBeVisible();
-  await page.getByLabel('Tagline').fill(`${tag} tagline`);
-  const announcement = page.getByRole('group', { name: 'Announcement' });
-  await announcement.getByRole('button', { name: 'German' }).click();
-  await expect(announcement.getByRole('textbox')).toBeFocused();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.type(`${tag} Ankündigung`);
-  const open = page.getByRole('group', { name: 'Open on Sundays' }).getByRole('checkbox');
-  await open.click();
-  await expectAccessible(page);
-  await screenshot(page, 'form-singleton');
-  await save(page).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-  const after = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
-  expect(after.tagline).toBe(`${tag} tagline`);
-  expect(after.announcement).toEqual({ ...before.announcement, de: `${tag} Ankündigung` });
-  expect(after.open_on_sundays).toBe(!before.open_on_sundays);
-  await api.dispose();
-});
-
 test('the colour picker of the catalog plugin edits its field through the element protocol', async ({ page }) => {
   const api = await apiAs();
   const tag = uniqueTag('col');
@@ -397,3 +372,105 @@ test('a widget runs its action: the fill is written into the form as a change, t
   await expect(helper.locator('.cms-field-error')).not.toBeEmpty();
   await api.dispose();
 });
+
+/** Presses Tab until `target` has the focus (at most 60 times): the field is reachable by keyboard alone. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('not reachable with Tab');
+}
+
+test('keyboard only: a product with every kind of field of its form, created and saved', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('kbp');
+  await signIn(page, `${PRODUCTS}/create`);
+  await tabTo(page, page.getByLabel('Name'));
+  await page.keyboard.type(`${tag} keyboard`);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(tag.toUpperCase());
+  await tabTo(page, page.getByLabel('Currency'));
+  await page.keyboard.press('ArrowDown');
+  await tabTo(page, page.getByLabel('Price'));
+  await page.keyboard.type('19.9');
+  await tabTo(page, page.getByLabel('Cost'));
+  await page.keyboard.type('7.1234');
+  await tabTo(page, page.getByLabel('Release date'));
+  await page.keyboard.type('2024-05-17');
+  await tabTo(page, page.getByRole('textbox', { name: 'Features' }));
+  await page.keyboard.type('solid,');
+  await page.keyboard.type('light');
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByRole('group', { name: 'Colour' }).locator('.acme-color-picker__swatch').nth(1));
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+s');
+  await expect(page).toHaveURL(/\/update\/\d+$/);
+  const id = Number(page.url().split('/').pop());
+  const stored = (await (await api.get(`${API}/acme/catalog/products/${id}`)).json()).data;
+  expect(stored).toMatchObject({
+    name: `${tag} keyboard`,
+    sku: tag.toUpperCase(),
+    currency: 'USD',
+    price: '19.90',
+    cost: '7.1234',
+    release_date: '2024-05-17',
+    features: ['solid', 'light'],
+    color: '#f5c518',
+  });
+  await api.dispose();
+});
+
+// Both flip the storefront's one checkbox: one after the other.
+test.describe
+  .serial('the storefront singleton', () => {
+    test('the storefront singleton: text, mltext per language and the checkbox element round trip', async ({ page }) => {
+      const api = await apiAs();
+      const before = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
+      const tag = uniqueTag('shop');
+      await signIn(page, STOREFRONT);
+      await expect(page.getByRole('heading', { level: 1, name: 'Storefront' })).toBeVisible();
+      await page.getByLabel('Tagline').fill(`${tag} tagline`);
+      const announcement = page.getByRole('group', { name: 'Announcement' });
+      await announcement.getByRole('button', { name: 'German' }).click();
+      await expect(announcement.getByRole('textbox')).toBeFocused();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type(`${tag} Ankündigung`);
+      const open = page.getByRole('group', { name: 'Open on Sundays' }).getByRole('checkbox');
+      await open.click();
+      await expectAccessible(page);
+      await screenshot(page, 'form-singleton');
+      await save(page).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+      const after = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
+      expect(after.tagline).toBe(`${tag} tagline`);
+      expect(after.announcement).toEqual({ ...before.announcement, de: `${tag} Ankündigung` });
+      expect(after.open_on_sundays).toBe(!before.open_on_sundays);
+      await api.dispose();
+    });
+
+    test('keyboard only: the storefront’s text, languages and checkbox, saved with Ctrl+Enter', async ({ page }) => {
+      const api = await apiAs();
+      const before = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
+      const tag = uniqueTag('kbs');
+      await signIn(page, STOREFRONT);
+      await tabTo(page, page.getByLabel('Tagline'));
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type(`${tag} by keyboard`);
+      const announcement = page.getByRole('group', { name: 'Announcement' });
+      await tabTo(page, announcement.getByRole('button', { name: 'German' }));
+      await page.keyboard.press('Enter');
+      await expect(announcement.getByRole('textbox')).toBeFocused();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type(`${tag} per Tastatur`);
+      await tabTo(page, page.getByRole('group', { name: 'Open on Sundays' }).getByRole('checkbox'));
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Control+Enter');
+      await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+      const after = (await (await api.get(`${API}/acme/catalog/storefront/singleton`)).json()).data;
+      expect(after.tagline).toBe(`${tag} by keyboard`);
+      expect(after.announcement.de).toBe(`${tag} per Tastatur`);
+      expect(after.open_on_sundays).toBe(!before.open_on_sundays);
+      await api.dispose();
+    });
+  });

@@ -1,23 +1,30 @@
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { connect, installFakeDom, type FakeElement } from '../../../../packages/admin-core/test/support/fake-dom.ts';
+import {
+  connect,
+  descendants,
+  event,
+  type HTMLElement,
+  inputs,
+  installDom,
+  key,
+} from '../../../../packages/admin-core/test/support/dom.ts';
 
 /*
- * The catalog's client elements under a stand-in DOM (protocol v1 of plugin field types and
+ * The catalog's client elements under happy-dom (protocol v1 of plugin field types and
  * widget fields): <acme-color-picker> names its controls after `label` and locks them when
  * read-only; <acme-price-helper> offers a margin input whose value is the widget's `payload`.
  */
 
-type Element = FakeElement & Record<string, unknown>;
+type Element = HTMLElement & Record<string, unknown>;
 
-beforeAll(async () => {
-  installFakeDom();
-  for (const file of ['color/color-picker.js', 'price-helper/price-helper.js'])
-    await import(fileURLToPath(new URL(`../../src/plugins/catalog/${file}`, import.meta.url)));
-});
+beforeAll(() =>
+  installDom(
+    new URL('../../src/plugins/catalog/color/color-picker.js', import.meta.url),
+    new URL('../../src/plugins/catalog/price-helper/price-helper.js', import.meta.url),
+  ),
+);
 
-const inputs = (element: FakeElement, type: string) => element.descendants().filter((e) => e.localName === 'input' && e.type === type);
-const enter = () => Object.assign(new Event('keydown', { cancelable: true }), { key: 'Enter' });
+const enter = () => key('Enter', true);
 
 describe('<acme-color-picker>', () => {
   it('names the colour input and the image input after the field label', () => {
@@ -37,18 +44,19 @@ describe('<acme-color-picker>', () => {
   it('keeps reporting a picked colour; read-only or disabled locks every control', () => {
     const picker = connect<Element>('acme-color-picker', { value: '#112233', typeOptions: { palette: ['#1f6feb'] } });
     const changes: unknown[] = [];
-    picker.addEventListener('change', (event) => changes.push((event as CustomEvent).detail.value));
+    picker.addEventListener('change', (change) => changes.push((change as unknown as { detail: { value: unknown } }).detail.value));
     const [color] = inputs(picker, 'color');
     color!.value = '#445566';
-    color!.dispatchEvent(new Event('input'));
+    color!.dispatchEvent(event('input'));
     expect(changes).toEqual(['#445566']);
 
     picker.readOnly = true;
-    const buttons = picker.descendants().filter((e) => e.localName === 'button');
+    const buttons = descendants(picker).filter((e) => e.localName === 'button');
     expect(buttons.length).toBe(2); // clear and the one swatch
-    for (const control of [color!, ...inputs(picker, 'file'), ...buttons]) expect(control.disabled).toBe(true);
+    for (const control of [color!, ...inputs(picker, 'file'), ...buttons])
+      expect((control as unknown as { disabled: boolean }).disabled).toBe(true);
     color!.value = '#000000';
-    color!.dispatchEvent(new Event('input'));
+    color!.dispatchEvent(event('input'));
     expect(changes).toEqual(['#445566']);
     expect(picker.value).toBe('#445566');
 
@@ -61,35 +69,35 @@ describe('<acme-color-picker>', () => {
 });
 
 describe('<acme-price-helper>', () => {
-  const run = (helper: FakeElement) => {
+  const run = (helper: HTMLElement) => {
     const runs: unknown[] = [];
-    helper.addEventListener('cms-widget-run', (event) => {
-      expect(event.bubbles).toBe(true);
-      runs.push((event as CustomEvent).detail);
+    helper.addEventListener('cms-widget-run', (run) => {
+      expect(run.bubbles).toBe(true);
+      runs.push((run as unknown as { detail: unknown }).detail);
     });
     return runs;
   };
 
   it('offers a labelled margin input, 30 by default, whose value is the payload', () => {
     const helper = connect<Element>('acme-price-helper', { locale: 'en' });
-    const label = helper.find('label')!;
+    const label = helper.querySelector('label')!;
     const [input] = inputs(helper, 'text');
     expect(label.textContent).toContain('Margin (%)');
-    expect(label.descendants()).toContain(input);
+    expect(descendants(label)).toContain(input);
     expect(input!.value).toBe('30');
     expect(helper.payload).toEqual({ margin: '30' });
     input!.value = ' 12.5 ';
-    input!.dispatchEvent(new Event('input'));
+    input!.dispatchEvent(event('input'));
     expect(helper.payload).toEqual({ margin: '12.5' });
   });
 
   it('speaks German for a German locale', () => {
     const helper = connect<Element>('acme-price-helper', { locale: 'de' });
-    expect(helper.find('label')!.textContent).toContain('Marge (%)');
+    expect(helper.querySelector('label')!.textContent).toContain('Marge (%)');
     helper.locale = 'en';
-    expect(helper.find('label')!.textContent).toContain('Margin (%)');
+    expect(helper.querySelector('label')!.textContent).toContain('Margin (%)');
     helper.locale = 'de-AT';
-    expect(helper.find('label')!.textContent).toContain('Marge (%)');
+    expect(helper.querySelector('label')!.textContent).toContain('Marge (%)');
   });
 
   it('Enter runs the widget with the payload and submits nothing', () => {
@@ -97,12 +105,12 @@ describe('<acme-price-helper>', () => {
     const runs = run(helper);
     const [input] = inputs(helper, 'text');
     input!.value = '45';
-    input!.dispatchEvent(new Event('input'));
-    const key = enter();
-    input!.dispatchEvent(key);
-    expect(key.defaultPrevented).toBe(true);
+    input!.dispatchEvent(event('input'));
+    const pressed = enter();
+    input!.dispatchEvent(pressed);
+    expect(pressed.defaultPrevented).toBe(true);
     expect(runs).toEqual([{ payload: { margin: '45' } }]);
-    input!.dispatchEvent(Object.assign(new Event('keydown'), { key: 'a' }));
+    input!.dispatchEvent(key('a'));
     expect(runs.length).toBe(1);
   });
 
@@ -124,11 +132,11 @@ describe('<acme-price-helper>', () => {
 
   it('takes the result and shows nothing of it (the host announces the message)', () => {
     const helper = connect<Element>('acme-price-helper');
-    const before = helper.descendants().length;
+    const before = descendants(helper).length;
     const result = { fill: { price: '13.00' }, message: 'Suggested 13.00', data: { cost: '10.0000', margin: '30' } };
     helper.result = result;
     expect(helper.result).toEqual(result);
-    expect(helper.descendants().length).toBe(before);
+    expect(descendants(helper).length).toBe(before);
     expect(helper.textContent).not.toContain('Suggested');
   });
 });

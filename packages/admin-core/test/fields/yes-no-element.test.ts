@@ -1,20 +1,16 @@
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { connect, installFakeDom, type FakeElement } from '../support/fake-dom.ts';
+import { connect, event, installDom, type HTMLElement } from '../support/dom.ts';
 
 /*
- * The client elements <cms-switch> and <cms-checkbox> (src/fields/yes-no/yes-no.js) under a
- * stand-in DOM: protocol v1's `label` names the checkbox, `readOnly` locks it like `disabled`.
+ * The client elements <cms-switch> and <cms-checkbox> (src/fields/yes-no/yes-no.js) under
+ * happy-dom: protocol v1's `label` names the checkbox, `readOnly` locks it like `disabled`.
  */
 
-type YesNo = FakeElement & { value: boolean | null; label: string; readOnly: boolean; disabled: boolean };
+type YesNo = HTMLElement & { value: boolean | null; label: string; readOnly: boolean; disabled: boolean };
 
-beforeAll(async () => {
-  installFakeDom();
-  await import(fileURLToPath(new URL('../../src/fields/yes-no/yes-no.js', import.meta.url)));
-});
+beforeAll(() => installDom(new URL('../../src/fields/yes-no/yes-no.js', import.meta.url)));
 
-const box = (element: FakeElement) => element.find('input')!;
+const box = (element: HTMLElement) => element.querySelector('input') as unknown as Record<string, any> & HTMLElement;
 
 describe('<cms-switch> and <cms-checkbox>', () => {
   it('builds a checkbox (a switch for <cms-switch>) that reports changes as booleans', () => {
@@ -24,9 +20,9 @@ describe('<cms-switch> and <cms-checkbox>', () => {
     expect(input.getAttribute('role')).toBe('switch');
     expect(input.checked).toBe(true);
     const changes: unknown[] = [];
-    element.addEventListener('change', (event) => changes.push((event as CustomEvent).detail.value));
+    element.addEventListener('change', (change) => changes.push((change as unknown as { detail: { value: unknown } }).detail.value));
     input.checked = false;
-    input.dispatchEvent(new Event('change'));
+    input.dispatchEvent(event('change'));
     expect(changes).toEqual([false]);
     expect(element.value).toBe(false);
   });

@@ -87,8 +87,10 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.#refreshFields();
     });
   };
+  /** Shortcuts on the whole page while the form is shown (the focus may be on the page itself), not under a dialog. */
   readonly #onKey = (event: KeyboardEvent) => {
     if (!(event.ctrlKey || event.metaKey) || event.altKey || this.context === 'preview') return;
+    if (document.querySelector('dialog[open]')) return;
     if (event.key === 's' || event.key === 'S') {
       event.preventDefault();
       void this.save(false);
@@ -211,7 +213,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   override connectedCallback(): void {
     super.connectedCallback();
     this.app.guard = this;
-    this.addEventListener('keydown', this.#onKey);
+    document.addEventListener('keydown', this.#onKey);
     document.addEventListener('visibilitychange', this.#onVisibility);
     this.app.addEventListener('query-changed', this.#onLanguage);
     void this.load();
@@ -221,6 +223,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     super.disconnectedCallback();
     if (this.app.guard === this) this.app.guard = undefined;
     window.removeEventListener('beforeunload', this.#onBeforeUnload);
+    document.removeEventListener('keydown', this.#onKey);
     document.removeEventListener('visibilitychange', this.#onVisibility);
     this.app.removeEventListener('query-changed', this.#onLanguage);
     clearTimeout(this.#draftTimer);

@@ -65,33 +65,52 @@ export const textareaField: FieldModule = {
 };
 
 /**
+ * The input of `number` and `money`: text with `inputmode="decimal"`, read in the admin's spelling.
+ * `parse` turns what was typed into the field's value (null when empty).
+ */
+function decimalInput(
+  view: FieldView,
+  shown: string,
+  parse: (typed: string) => unknown,
+  onKeydown?: (event: KeyboardEvent) => void,
+): TemplateResult {
+  const a = ariaOf(view);
+  return html`<input
+    class="cms-input cms-number"
+    id=${view.id}
+    type="text"
+    inputmode="decimal"
+    .value=${live(shown)}
+    ?readonly=${view.readOnly}
+    aria-describedby=${a.describedBy}
+    aria-invalid=${a.invalid}
+    aria-required=${a.required}
+    @input=${(event: Event) => {
+      const typed = (event.target as HTMLInputElement).value;
+      view.set(typed.trim() === '' ? null : parse(typed));
+    }}
+    @keydown=${onKeydown ?? nothing}
+  />`;
+}
+
+/**
  * `number`: typed in the admin's spelling (`1,5` in German). A text that is a number is sent as a
  * number; one that is not stays as typed, so nothing the admin wrote disappears and the server
  * answers what is wrong with it.
  */
 export const numberField: FieldModule = {
   render(view) {
-    const a = ariaOf(view);
     const locale = view.host.app.i18n?.locale ?? 'en';
     const shown = typeof view.value === 'number' ? showDecimal(String(view.value), locale) : text(view.value);
     const step = view.field.step ?? attributeOf(view.field, 'step');
-    return html`<input
-      class="cms-input cms-number"
-      id=${view.id}
-      type="text"
-      inputmode="decimal"
-      .value=${live(shown)}
-      ?readonly=${view.readOnly}
-      aria-describedby=${a.describedBy}
-      aria-invalid=${a.invalid}
-      aria-required=${a.required}
-      @input=${(event: Event) => {
-        const typed = (event.target as HTMLInputElement).value;
-        if (typed.trim() === '') return view.set(null);
+    const input = decimalInput(
+      view,
+      shown,
+      (typed) => {
         const parsed = parseDecimal(typed, locale);
-        view.set(parsed === undefined ? typed : Number(parsed));
-      }}
-      @keydown=${(event: KeyboardEvent) => {
+        return parsed === undefined ? typed : Number(parsed);
+      },
+      (event) => {
         // Arrow keys step the value, as a spin button would, within min and max.
         if (view.readOnly || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
         const current = typeof view.value === 'number' ? view.value : 0;
@@ -101,8 +120,9 @@ export const numberField: FieldModule = {
         if (view.field.max !== undefined) next = Math.min(Number(view.field.max), next);
         event.preventDefault();
         view.set(Number(next.toFixed(10)));
-      }}
-    />${
+      },
+    );
+    return html`${input}${
       view.field.min !== undefined || view.field.max !== undefined
         ? html`<span class="cms-field-hint">${[view.field.min, view.field.max].map((n) => (n === undefined ? '…' : String(n))).join(' – ')}</span>`
         : nothing
@@ -130,7 +150,6 @@ function currencyAffix(currency: string, locale: string): { symbol: string; befo
  */
 export const moneyField: FieldModule = {
   render(view) {
-    const a = ariaOf(view);
     const locale = view.host.app.i18n?.locale ?? 'en';
     const field = view.field;
     const currency = field.currency ?? (field.currencyFrom ? text(view.host.fieldValue(field.currencyFrom)) : '');
@@ -139,22 +158,7 @@ export const moneyField: FieldModule = {
     const symbol = affix ? html`<span class="cms-affix" aria-hidden="true">${affix.symbol}</span>` : nothing;
     return html`<span class="cms-money">
       ${affix?.before ? symbol : nothing}
-      <input
-        class="cms-input"
-        id=${view.id}
-        type="text"
-        inputmode="decimal"
-        .value=${live(shown)}
-        ?readonly=${view.readOnly}
-        aria-describedby=${a.describedBy}
-        aria-invalid=${a.invalid}
-        aria-required=${a.required}
-        @input=${(event: Event) => {
-          const typed = (event.target as HTMLInputElement).value;
-          if (typed.trim() === '') return view.set(null);
-          view.set(parseDecimal(typed, locale) ?? typed);
-        }}
-      />
+      ${decimalInput(view, shown, (typed) => parseDecimal(typed, locale) ?? typed)}
       ${affix && !affix.before ? symbol : nothing}
       ${currency ? html`<span class="cms-visually-hidden">${currency}</span>` : nothing}
     </span>`;

@@ -133,6 +133,8 @@ class AcmeColorPicker extends HTMLElement {
     this.#name(this.#input, this.#label);
     this.#name(this.#file, this.#label && `${this.#label}: image`);
     const palette = Array.isArray(this.#options.palette) ? this.#options.palette : [];
+    // A swatch that had the focus keeps it across the rebuild (keyboard users stay where they were).
+    const focused = this.#swatches.contains(document.activeElement) ? document.activeElement.title : undefined;
     this.#swatches.replaceChildren(
       ...palette.map((color) => {
         const swatch = Object.assign(document.createElement('button'), {
@@ -147,6 +149,7 @@ class AcmeColorPicker extends HTMLElement {
         return swatch;
       }),
     );
+    if (focused) [...this.#swatches.children].find((swatch) => swatch.title === focused)?.focus();
   }
 
   /** The accessible name of an inner control: the field's label, or none. */
