@@ -29,7 +29,8 @@ const port = await new Promise<number>((resolve, reject) => {
   });
 });
 
-const args = process.argv.slice(2);
+// `pnpm test:ui -- x.spec.ts` hands the `--` on: it separates pnpm's arguments, not Playwright's.
+const args = process.argv.slice(2).filter((arg, i) => !(i === 0 && arg === '--'));
 const screenshots = args.includes('--screenshots');
 const dataDir = mkdtempSync(join(tmpdir(), 'cms-ui-'));
 // The browser flows always run on a fresh embedded database: a DATABASE_URL meant for the API
