@@ -1,3 +1,4 @@
+import type { FieldView } from './field-types.ts';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { CmsApp } from '../app.ts';
@@ -435,4 +436,13 @@ export class CmsCombobox extends LightElement {
 if (!customElements.get('cms-combobox')) customElements.define('cms-combobox', CmsCombobox);
 
 /** A combobox for a field: `render()` of a field module returns this. */
+/** What every field's combobox takes from its field: the input's id, its name and its state. */
+export const fieldCombo = (view: FieldView): Pick<ComboConfig, 'app' | 'inputId' | 'label' | 'describedBy' | 'invalid'> => ({
+  app: view.host.app,
+  inputId: view.id,
+  label: view.field.label ?? view.field.name,
+  describedBy: view.describedBy,
+  invalid: view.invalid,
+});
+
 export const combobox = (config: ComboConfig): TemplateResult => html`<cms-combobox .config=${config}></cms-combobox>`;

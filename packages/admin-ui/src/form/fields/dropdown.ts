@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { type ChoiceOption, dropdownEmpty, isEmptyChoice, NATIVE_SELECT_MAX, optionIndex, pickedValue } from '../choice-logic.ts';
-import { type ComboOption, combobox } from '../combobox.ts';
+import { type ComboOption, combobox, fieldCombo } from '../combobox.ts';
 import type { FieldModule, FieldView } from '../field-types.ts';
 import './dropdown.css';
 
@@ -40,11 +40,7 @@ function render(view: FieldView): TemplateResult {
       ...options.map((option, at) => ({ key: String(at), label: option.label })),
     ];
     return combobox({
-      app: view.host.app,
-      inputId: view.id,
-      label: field.label ?? field.name,
-      describedBy: view.describedBy,
-      invalid: view.invalid,
+      ...fieldCombo(view),
       required: field.required === true,
       source: comboOptions,
       display: shown,

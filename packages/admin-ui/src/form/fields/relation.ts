@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { components } from '../../api/schema.d.ts';
 import { LightElement } from '../../element.ts';
 import { moveItem, relationId, relationIds } from '../choice-logic.ts';
-import { type ComboOption, type ComboPage, combobox } from '../combobox.ts';
+import { type ComboOption, type ComboPage, combobox, fieldCombo } from '../combobox.ts';
 import type { FieldModule, FieldView } from '../field-types.ts';
 
 type RelationOption = components['schemas']['RelationOption'];
@@ -87,11 +87,7 @@ export class CmsRelationField extends LightElement {
     const locked = id !== null && this.#known.get(id)?.locked === true;
     const display = id === null ? (field.emptyOption ?? '') : this.#label(id);
     return html`${combobox({
-      app: view.host.app,
-      inputId: view.id,
-      label: field.label ?? field.name,
-      describedBy: view.describedBy,
-      invalid: view.invalid,
+      ...fieldCombo(view),
       required: field.required === true,
       // A locked record may not be taken away: the choice is shown, not offered.
       readOnly: view.readOnly || locked,
@@ -164,11 +160,7 @@ export class CmsRelationField extends LightElement {
       </ul>
       ${editable ? html`<span id=${hint} hidden>${app.t('choice_move_hint')}</span>` : nothing}
       ${combobox({
-        app,
-        inputId: view.id,
-        label: field.label ?? field.name,
-        describedBy: view.describedBy,
-        invalid: view.invalid,
+        ...fieldCombo(view),
         required: field.required === true && ids.length === 0,
         readOnly: view.readOnly,
         source: view.readOnly ? null : this.#source(view, new Set(ids), false),

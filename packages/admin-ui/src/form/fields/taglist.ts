@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { LightElement } from '../../element.ts';
 import { addTags, type ChoiceOption, offeredTag, separatorOf, splitTyped, tagsOf, tagsValue } from '../choice-logic.ts';
-import { type ComboOption, combobox } from '../combobox.ts';
+import { type ComboOption, combobox, fieldCombo } from '../combobox.ts';
 import type { FieldModule, FieldView } from '../field-types.ts';
 
 /**
@@ -84,11 +84,7 @@ export class CmsTaglistField extends LightElement {
         )}
       </ul>
       ${combobox({
-        app,
-        inputId: view.id,
-        label: field.label ?? field.name,
-        describedBy: view.describedBy,
-        invalid: view.invalid,
+        ...fieldCombo(view),
         required: field.required === true && tags.length === 0,
         readOnly: view.readOnly,
         source: view.readOnly || options.length === 0 ? null : offered,
