@@ -49,6 +49,7 @@ export class CmsApp extends LightElement {
   #flash: string | undefined;
   /** The form screens' chunk, loaded on first use. */
   #formLoaded = false;
+  readonly #screensLoaded = new Set<string>();
   /** The URL shown, to restore when Back or Forward is refused. */
   #shownUrl = location.pathname + location.search;
   #focusAfterRender = false;
@@ -314,9 +315,36 @@ export class CmsApp extends LightElement {
             .context=${route.name === 'record' ? route.context : 'create'}
           ></cms-form>`,
         )}`;
+      case 'reorder':
+        if (!this.loadScreen('reorder')) return html`<h1 tabindex="-1">${this.t('loading')}</h1>`;
+        return html`${keyed(location.pathname, html`<cms-reorder .app=${this} .ctl=${route.ctl}></cms-reorder>`)}`;
+      case 'settings':
+      case 'settings-form':
+        if (!this.loadScreen('settings')) return html`<h1 tabindex="-1">${this.t('loading')}</h1>`;
+        return html`${keyed(
+          location.pathname,
+          html`<cms-settings .app=${this} .code=${route.name === 'settings-form' ? route.code : undefined}></cms-settings>`,
+        )}`;
+      case 'account':
+        if (!this.loadScreen('account')) return html`<h1 tabindex="-1">${this.t('loading')}</h1>`;
+        return html`<cms-account .app=${this} .section=${route.section}></cms-account>`;
       default:
         return this.notFound();
     }
+  }
+
+  /**
+   * Whether a screen family's chunk is there (reorder, settings, account: each its own lazy chunk);
+   * starts loading it when not, and renders again when it arrives.
+   */
+  loadScreen(name: keyof typeof SCREENS): boolean {
+    if (this.#screensLoaded.has(name)) return true;
+    void SCREENS[name]().then(() => {
+      this.#screensLoaded.add(name);
+      if (document.activeElement === this.querySelector('main h1')) this.#focusAfterRender = true;
+      this.requestUpdate();
+    });
+    return false;
   }
 
   /** Whether the form screens' chunk is there; starts loading it when not. */
@@ -378,7 +406,8 @@ export class CmsApp extends LightElement {
   }
 
   #current(ctl: string): boolean {
-    return (this.route.name === 'list' || this.route.name === 'record' || this.route.name === 'create') && this.route.ctl === ctl;
+    const route = this.route;
+    return (route.name === 'list' || route.name === 'record' || route.name === 'create' || route.name === 'reorder') && route.ctl === ctl;
   }
 
   #navigation(): TemplateResult {
@@ -401,6 +430,17 @@ export class CmsApp extends LightElement {
             }
           </li>`,
         )}
+        <li>
+          <span class="cms-nav-group">${this.t('system')}</span>
+          <ul>
+            <li>
+              <a href="${this.boot.prefix}/settings" aria-current=${this.route.name === 'settings' || this.route.name === 'settings-form' ? 'page' : nothing}
+                >${this.t('settings')}</a
+              >
+            </li>
+            <li><a href="${this.boot.prefix}/account" aria-current=${this.route.name === 'account' ? 'page' : nothing}>${this.t('my_account')}</a></li>
+          </ul>
+        </li>
       </ul>
     </nav>`;
   }
@@ -480,6 +520,13 @@ function languageName(locale: string): string {
     return locale;
   }
 }
+
+/** The lazily loaded screen families (docs/admin-ui.md, "Budgets": one chunk per family). */
+const SCREENS = {
+  reorder: () => import('./screens/reorder.ts'),
+  settings: () => import('./screens/settings.ts'),
+  account: () => import('./screens/account.ts'),
+};
 
 customElements.define('cms-app', CmsApp);
 

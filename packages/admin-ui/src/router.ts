@@ -8,6 +8,10 @@ export type Route =
   | { name: 'list'; ctl: string }
   | { name: 'record'; ctl: string; id: string; context: 'update' | 'preview' }
   | { name: 'create'; ctl: string }
+  | { name: 'reorder'; ctl: string }
+  | { name: 'settings' }
+  | { name: 'settings-form'; code: string }
+  | { name: 'account'; section: 'profile' | 'preferences' }
   | { name: 'not-found' };
 
 const SEGMENT = /^[a-z][a-z0-9_-]*$/i;
@@ -17,11 +21,17 @@ export function parseRoute(pathname: string, prefix: string): Route {
   const rest = pathname.slice(prefix.length).replace(/\/+$/, '');
   if (rest === '') return { name: 'dashboard' };
   if (rest === '/login') return { name: 'login' };
+  if (rest === '/settings') return { name: 'settings' };
+  if (rest === '/account') return { name: 'account', section: 'profile' };
+  if (rest === '/account/preferences') return { name: 'account', section: 'preferences' };
+  const settings = /^\/settings\/([a-z0-9][a-z0-9_.-]*)$/i.exec(rest);
+  if (settings) return { name: 'settings-form', code: settings[1]! };
   const parts = rest.slice(1).split('/');
   if (parts.length < 3 || !parts.slice(0, 3).every((part) => SEGMENT.test(part))) return { name: 'not-found' };
   const ctl = parts.slice(0, 3).join('/');
   if (parts.length === 3) return { name: 'list', ctl };
   if (parts.length === 4 && parts[3] === 'create') return { name: 'create', ctl };
+  if (parts.length === 4 && parts[3] === 'reorder') return { name: 'reorder', ctl };
   if (parts.length === 5 && (parts[3] === 'update' || parts[3] === 'preview') && /^[1-9]\d{0,15}$/.test(parts[4]!)) {
     return { name: 'record', ctl, id: parts[4]!, context: parts[3] };
   }

@@ -1,8 +1,12 @@
 import type { StringTable } from './strings.ts';
 import { choiceStrings } from './ui-strings-choice.ts';
 import { datesStrings } from './ui-strings-dates.ts';
+import { filesStrings } from './ui-strings-files.ts';
 import { formStrings } from './ui-strings-form.ts';
+import { relationsStrings } from './ui-strings-relations.ts';
+import { reorderStrings } from './ui-strings-reorder.ts';
 import { richtextStrings } from './ui-strings-richtext.ts';
+import { settingsStrings } from './ui-strings-settings.ts';
 
 /**
  * The admin application's own strings, served by `GET /lang` as `backend::ui.*` (docs/admin-ui.md,
@@ -15,8 +19,15 @@ export const uiStrings: StringTable = {
     ...datesStrings.en,
     ...choiceStrings.en,
     ...richtextStrings.en,
+    ...relationsStrings.en,
+    ...filesStrings.en,
+    ...reorderStrings.en,
+    ...settingsStrings.en,
     'ui.brand': 'Admin',
     'ui.dashboard': 'Dashboard',
+    'ui.system': 'System',
+    'ui.settings': 'Settings',
+    'ui.my_account': 'My account',
     'ui.navigation': 'Main navigation',
     'ui.skip_to_content': 'Skip to content',
     'ui.sign_in': 'Sign in',
@@ -84,8 +95,15 @@ export const uiStrings: StringTable = {
     ...datesStrings.de,
     ...choiceStrings.de,
     ...richtextStrings.de,
+    ...relationsStrings.de,
+    ...filesStrings.de,
+    ...reorderStrings.de,
+    ...settingsStrings.de,
     'ui.brand': 'Verwaltung',
     'ui.dashboard': 'Übersicht',
+    'ui.system': 'System',
+    'ui.settings': 'Einstellungen',
+    'ui.my_account': 'Mein Konto',
     'ui.navigation': 'Hauptnavigation',
     'ui.skip_to_content': 'Zum Inhalt springen',
     'ui.sign_in': 'Anmelden',

@@ -19,6 +19,8 @@ export interface Draft {
   /** The served values the draft was made against: a restore is a merge, not an overwrite. */
   base: Values;
   sessionKey: string;
+  /** Valueless fields that held deferred work under the session key (relation manager, uploads). */
+  pending?: string[];
 }
 
 const keyOf = (admin: number, ctl: string, record: string) => `${PREFIX}${admin}:${ctl}:${record}`;

@@ -30,6 +30,25 @@ export interface FormHost {
   setValue(name: string, value: unknown): void;
   /** The messages of a field's last refusal (422 or 403 `details`). */
   errorsOf(name: string): readonly string[];
+  /**
+   * Where a `fileupload` field's files are (the file base of docs/files.md,
+   * `/{ctl}/{id|0}/files/{field}`) and the headers that hold uploads for this form's save
+   * (`X-Session-Key`; a child form in a relation dialog answers its own base and
+   * `X-Child-Session-Key`).
+   */
+  filesOf(name: string): { base: string; headers: Record<string, string> };
+  /**
+   * A valueless field (relation manager, uploads) holds work in the form session that the next
+   * save applies (deferred links and children, pending uploads): while it does, the form counts as
+   * changed — guarded on every exit, kept as a draft with its session key, so a reload finds the
+   * work again (docs/admin-ui.md, "Edits are never lost").
+   */
+  setPending(name: string, pending: boolean): void;
+  /**
+   * Grows on every save, discard and draft restore: a valueless field whose lists depend on the
+   * record or the session key (pending rows, pending files) reads them again when it changes.
+   */
+  readonly generation: number;
 }
 
 /** One field as its control sees it, rebuilt on every render of the field. */

@@ -61,6 +61,9 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   sessionKey = newSessionKey();
 
   #changed = new Set<string>();
+  /** Valueless fields holding work in the form session (FormHost's `setPending`). */
+  #pending = new Set<string>();
+  generation = 0;
   /** Preset targets still following their source (create form, not edited yet). */
   #following = new Set<string>();
   #draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -120,6 +123,26 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     return this.errors[name] ?? [];
   }
 
+  filesOf(name: string): { base: string; headers: Record<string, string> } {
+    return { base: `/${this.ctl}/${this.recordId ?? 0}/files/${name}`, headers: { 'X-Session-Key': this.sessionKey } };
+  }
+
+  setPending(name: string, pending: boolean): void {
+    if (pending === this.#pending.has(name)) return;
+    const wasDirty = this.dirty;
+    if (pending) this.#pending.add(name);
+    else this.#pending.delete(name);
+    if (this.dirty !== wasDirty) this.#dirtyChanged();
+    if (this.dirty) this.#scheduleDraft();
+  }
+
+  /** A new generation: valueless fields read their lists again (after a save, a discard, a restore). */
+  #nextGeneration(): void {
+    this.generation++;
+    this.#pending.clear();
+    this.#refreshFields();
+  }
+
   isReadOnly(field: FormField): boolean {
     return this.context === 'preview' || Boolean(field.readOnly);
   }
@@ -161,12 +184,15 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   // ---- the guard (docs/admin-ui.md, "Edits are never lost") ----
 
   get dirty(): boolean {
-    return this.#changed.size > 0;
+    return this.#changed.size > 0 || this.#pending.size > 0;
   }
 
   discard(): void {
     this.#changed.clear();
     this.values = { ...this.base };
+    // Deferred work of the old session key stays behind on the server, unreachable, and expires there.
+    this.sessionKey = newSessionKey();
+    this.#nextGeneration();
     this.#dirtyChanged();
     removeDraft(this.app.me!.id, this.ctl, this.#draftId);
   }
@@ -205,6 +231,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       base: keep(this.base),
       etag: this.etag,
       sessionKey: this.sessionKey,
+      pending: [...this.#pending],
     });
   }
 
@@ -299,8 +326,8 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     const me = this.app.me;
     if (!me || this.context === 'preview') return;
     const draft = readDraft(me.id, this.ctl, this.#draftId);
-    if (draft && this.#valueNames.some((name) => name in draft.values && !same(draft.values[name], this.values[name])))
-      this.draftOffer = draft;
+    const differs = draft && this.#valueNames.some((name) => name in draft.values && !same(draft.values[name], this.values[name]));
+    if (draft && (differs || draft.pending?.length)) this.draftOffer = draft;
     else if (draft) removeDraft(me.id, this.ctl, this.#draftId);
   }
 
@@ -310,6 +337,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.draftOffer = undefined;
     if (!draft) return;
     this.sessionKey = draft.sessionKey;
+    this.#nextGeneration();
     const mine: Values = { ...this.values };
     for (const name of this.#valueNames) if (name in draft.values) mine[name] = draft.values[name];
     const base = this.context === 'create' ? this.base : { ...this.base, ...draft.base };
@@ -365,7 +393,8 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.notices = (answer.meta.notices ?? []) as Notice[];
       const saved = this.app.i18n!.forms(this.schema.messages.saved);
       this.saving = false;
-      this.#refreshFields();
+      this.#nextGeneration();
+      this.#dirtyChanged();
       const redirect = this.#redirect(creating, close, Number(answer.data.id));
       if (redirect && redirect !== location.pathname) {
         this.app.flash(saved, this.notices);
@@ -526,6 +555,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     try {
       await this.app.api.call('DELETE', `/${this.ctl}/${id}`);
       this.#changed.clear();
+      this.#pending.clear();
       this.#dirtyChanged();
       removeDraft(this.app.me!.id, this.ctl, this.#draftId);
       this.app.flash(this.app.i18n!.forms(this.schema.messages.deleted, {}, 1));

@@ -1,0 +1,11 @@
+import type { Messages } from './strings.ts';
+
+/**
+ * The admin application's strings of its files screens and controls (`backend::ui.*`,
+ * docs/admin-ui.md, "Strings, locale and theme"), merged into ui-strings.ts. Keys start with `ui.`;
+ * `en` and `de` both complete.
+ */
+export const filesStrings = {
+  en: {} as Messages,
+  de: {} as Messages,
+};
