@@ -4,7 +4,17 @@ import { API, apiAs, createAccount, expectAccessible, screenshot, signIn, unique
 test('navigation from /navigation: groups and entries in order; focus moves to the heading on each route', async ({ page }) => {
   await signIn(page);
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
-  await expect(nav.getByRole('link')).toHaveText(['Posts', 'Categories', 'Products', 'Storefront', 'Administrators', 'Roles', 'Audit log']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'Posts',
+    'Categories',
+    'Products',
+    'Storefront',
+    'Administrators',
+    'Roles',
+    'Audit log',
+    'Settings',
+    'My account',
+  ]);
   await nav.getByRole('link', { name: 'Products' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeFocused();
   await expect(nav.getByRole('link', { name: 'Products' })).toHaveAttribute('aria-current', 'page');
@@ -51,7 +61,8 @@ test('navigation is filtered by permissions, and a refused controller is the 403
   const writer = await createAccount(api, 'writer', { role: (await role.json()).data.id });
   await signIn(page, '/backend', writer);
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
-  await expect(nav.getByRole('link')).toHaveText(['Posts']);
+  // The "System" group (settings, own account) is every admin's.
+  await expect(nav.getByRole('link')).toHaveText(['Posts', 'Settings', 'My account']);
   await page.goto('/backend/acme/catalog/products');
   await expect(page.getByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
   await api.dispose();
