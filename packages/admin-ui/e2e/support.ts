@@ -82,3 +82,57 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Tabs through the page from its start and checks that every element taking the focus shows it
+ * (docs/admin-ui.md, "Tests"): an outline of at least 2 px that is not transparent, or a box
+ * shadow. Stops when the focus comes back to an element it saw. Answers how many it checked.
+ */
+export async function expectFocusIndicators(page: Page, maxTabs = 80): Promise<number> {
+  await page.evaluate(() => {
+    for (const element of Array.from(document.querySelectorAll('[data-focus-probe]'))) element.removeAttribute('data-focus-probe');
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  const missing: string[] = [];
+  let seen = 0;
+  for (let i = 0; i < maxTabs; i++) {
+    await page.keyboard.press('Tab');
+    const found = await page.evaluate((n) => {
+      let element = document.activeElement as HTMLElement | null;
+      while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement as HTMLElement;
+      if (!element || element === document.body) return undefined;
+      if (element.dataset.focusProbe) return 'again';
+      element.dataset.focusProbe = String(n);
+      const style = getComputedStyle(element);
+      const transparent = /rgba\(.*,\s*0\)$|transparent/.test(style.outlineColor);
+      const outline = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2 && !transparent;
+      const shadow = style.boxShadow !== 'none';
+      const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ').join('.')}` : ''} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 30)}"`;
+      return outline || shadow ? '' : name;
+    }, i);
+    if (found === undefined) continue;
+    if (found === 'again') break;
+    seen++;
+    if (found) missing.push(found);
+  }
+  expect(missing, 'elements without a visible focus indicator').toEqual([]);
+  return seen;
+}
+
+/** With `prefers-reduced-motion: reduce`: nothing on the page moves (no transition, no animation running). */
+export async function expectNoMotion(page: Page): Promise<void> {
+  const moving = await page.evaluate(() => {
+    const found: string[] = [];
+    for (const element of Array.from(document.querySelectorAll('*'))) {
+      const style = getComputedStyle(element);
+      const durations = [...style.transitionDuration.split(','), ...style.animationDuration.split(',')].map(
+        (d) => Number.parseFloat(d) || 0,
+      );
+      if ((style.animationName !== 'none' || style.transitionProperty !== 'none') && durations.some((d) => d > 0))
+        found.push(`${element.tagName.toLowerCase()}.${String(element.className)}`);
+    }
+    return [...found, ...document.getAnimations().map((animation) => `animation ${animation.id || animation.constructor.name}`)];
+  });
+  expect(moving).toEqual([]);
+}
