@@ -142,6 +142,30 @@ test('the colour picker of the catalog plugin edits its field through the elemen
   await api.dispose();
 });
 
+test('a plugin element uploads through the uploadUrl the host gives it (the colour of an image)', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('colu');
+  const [id] = await createProducts(api, tag, 1);
+  await signIn(page, `${PRODUCTS}/update/${id}`);
+  const colour = page.getByRole('group', { name: 'Colour' });
+  const file = colour.locator('.acme-color-picker__file');
+  await expect(file).toBeVisible();
+  // One pixel of pure red: the field type's upload answers its average colour.
+  const red = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+  const uploaded = page.waitForResponse((r) => r.url().endsWith(`/acme/catalog/products/${id}/fields/color/upload`));
+  await file.setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: red });
+  expect((await uploaded).status()).toBe(200);
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  await save(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  expect((await (await api.get(`${API}/acme/catalog/products/${id}`)).json()).data.color).toBe('#ff0000');
+  // On the create form there is no record to upload for: the element gets no uploadUrl.
+  await page.goto(`${PRODUCTS}/create`);
+  await expect(page.getByRole('group', { name: 'Colour' }).locator('.acme-color-picker__swatch').first()).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Colour' }).locator('.acme-color-picker__file')).toBeHidden();
+  await api.dispose();
+});
+
 test('a partial field shows the record’s partial; an element that never loads leaves its field read only', async ({ page }) => {
   const api = await apiAs();
   const tag = uniqueTag('prt');
