@@ -73,6 +73,14 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     event.preventDefault();
     event.returnValue = '';
   };
+  /** The page goes away (reload, close): what changed since the last draft is written now. */
+  readonly #onPageHide = () => {
+    if (this.#draftTimer) {
+      clearTimeout(this.#draftTimer);
+      this.#draftTimer = undefined;
+      this.#writeDraft();
+    }
+  };
   readonly #onVisibility = () => {
     if (document.visibilityState === 'hidden') this.#hiddenAt = Date.now();
     else if (this.#hiddenAt && Date.now() - this.#hiddenAt > RECHECK_AFTER_MS) void this.#recheck();
@@ -133,7 +141,9 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     if (pending) this.#pending.add(name);
     else this.#pending.delete(name);
     if (this.dirty !== wasDirty) this.#dirtyChanged();
-    if (this.dirty) this.#scheduleDraft();
+    // Work held on the server under the session key is written down at once, not in 2 s: a reload
+    // right after a deferred link must still find its key.
+    this.#writeDraft();
   }
 
   /** A new generation: valueless fields read their lists again (after a save, a discard, a restore). */
@@ -242,6 +252,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.app.guard = this;
     document.addEventListener('keydown', this.#onKey);
     document.addEventListener('visibilitychange', this.#onVisibility);
+    window.addEventListener('pagehide', this.#onPageHide);
     this.app.addEventListener('query-changed', this.#onLanguage);
     void this.load();
   }
@@ -252,6 +263,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     window.removeEventListener('beforeunload', this.#onBeforeUnload);
     document.removeEventListener('keydown', this.#onKey);
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    window.removeEventListener('pagehide', this.#onPageHide);
     this.app.removeEventListener('query-changed', this.#onLanguage);
     clearTimeout(this.#draftTimer);
     // Leaving with changes (a discard cleared them) keeps nothing; a crash never gets here.
