@@ -38,6 +38,57 @@ export interface TreeOptions {
    * the admin's, and must not be requested from the admin.
    */
   readonly absoluteImagesOnly?: boolean;
+  /**
+   * With `absoluteImagesOnly`: a root-relative image address (`/media/a.png`: one `/`, not `//` or
+   * `/\`, which name another host) loads too when this accepts its path. A root-relative address
+   * names the same file on the site and in the admin (the site's host is the admin's), unlike
+   * `a.png` or `../a.png`; an uploaded image answered as `/backend/assets/_files/…` is one
+   * (docs/admin-ui.md, "Field types"). It is given the path as the browser will request it (dot
+   * segments resolved, nothing decoded), without query or fragment.
+   */
+  readonly rootRelativeImage?: (path: string) => boolean;
+}
+
+/** The host a root-relative address is resolved against to read its path: never requested. */
+const PROBE_ORIGIN = 'https://admin.invalid';
+
+/**
+ * The path a root-relative image address requests, or undefined when it is not one. The address
+ * is first cleaned as a URL parser cleans it (tabs and newlines anywhere, controls and spaces at
+ * either end), so `/\t/host` cannot pass as `/` and become `//host`.
+ */
+export function rootRelativePath(src: string): string | undefined {
+  let value = src.replace(/[\t\n\r]/g, '');
+  let start = 0;
+  let end = value.length;
+  while (start < end && value.charCodeAt(start) <= 0x20) start++;
+  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
+  value = value.slice(start, end);
+  if (value[0] !== '/' || value[1] === '/' || value[1] === '\\') return undefined;
+  try {
+    const url = new URL(value, `${PROBE_ORIGIN}/`);
+    return url.origin === PROBE_ORIGIN ? url.pathname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `rootRelativeImage` that accepts every path but those at or under `base` (the admin's API,
+ * `/backend/api/v1`), compared without case and after percent-decoding: no API route answers an
+ * image, and a preview never sends the admin's cookie to one (docs/admin-ui.md, "Field types").
+ */
+export function pathsOutside(base: string): (path: string) => boolean {
+  const root = base.replace(/\/+$/, '').toLowerCase();
+  return (path) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path).toLowerCase();
+    } catch {
+      return false;
+    }
+    return root !== '' && decoded !== root && !decoded.startsWith(`${root}/`);
+  };
 }
 
 /** `http:` or `https:` and a host, however the scheme is capitalised (the parser trimmed the value already). */
@@ -45,6 +96,13 @@ const ABSOLUTE_WEB_URL = /^\s*https?:\/\/[^/\\\s]/i;
 
 /** How deep the converter goes at most; the builder checks its own, smaller limit again. */
 const MAX_TREE_DEPTH = 256;
+
+/** A root-relative image address the caller accepts (`TreeOptions.rootRelativeImage`). */
+function sameSiteImage(src: string | undefined, options: TreeOptions): boolean {
+  if (!options.rootRelativeImage || src === undefined) return false;
+  const path = rootRelativePath(src);
+  return path !== undefined && options.rootRelativeImage(path);
+}
 
 /** Text at the end of `nodes`, joined with the text before it. */
 function addText(nodes: TreeNode[], text: string): void {
@@ -82,7 +140,7 @@ export function toTree(nodes: ArrayLike<ParsedNode>, keeps: (tag: string) => boo
     const attrs: Record<string, string> = {};
     const attributes = node.attributes ?? [];
     for (let a = 0; a < attributes.length; a++) attrs[attributes[a]!.name.toLowerCase()] = attributes[a]!.value;
-    if (tag === 'img' && options.absoluteImagesOnly && !ABSOLUTE_WEB_URL.test(attrs.src ?? '')) {
+    if (tag === 'img' && options.absoluteImagesOnly && !ABSOLUTE_WEB_URL.test(attrs.src ?? '') && !sameSiteImage(attrs.src, options)) {
       // An address relative to the site would be read against the admin's and fetched from it.
       if (attrs.alt?.trim()) addText(result, attrs.alt);
       continue;

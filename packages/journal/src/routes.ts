@@ -1,6 +1,6 @@
 import type { PluginRouteDefinition, PluginRouteOpenApi } from '@cms/admin-core';
 import { rssFeed } from './feed/rss.ts';
-import { MEDIA_UPLOAD_FIELD, MEDIA_UPLOAD_MAX_BYTES, uploadMedia } from './media/upload.ts';
+import { MEDIA_UPLOAD_FIELD, MEDIA_UPLOAD_MAX_BYTES, MEDIA_UPLOAD_PATH, uploadMedia } from './media/upload.ts';
 import type { ResolvedJournalOptions } from './options.ts';
 import { JOURNAL_PERMISSIONS } from './permissions.ts';
 
@@ -89,7 +89,7 @@ const RSS_FEED: PluginRouteOpenApi = {
 export const journalRoutes = (options: Pick<ResolvedJournalOptions, 'siteUrl'>): PluginRouteDefinition[] => [
   {
     method: 'POST',
-    path: '/_journal/api/v1/media/upload',
+    path: MEDIA_UPLOAD_PATH,
     auth: 'backend',
     permissions: [JOURNAL_PERMISSIONS.accessPosts],
     body: 'multipart',

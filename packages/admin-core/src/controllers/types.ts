@@ -232,7 +232,8 @@ interface BuiltinFieldKeys {
   taglist: { mode?: 'string' | 'array'; separator?: string; customTags?: boolean; options?: Record<string, string> };
   /** The most UTF-8 bytes a value may have (default 512 KiB, at most 1 MiB). */
   richeditor: { maxBytes?: number };
-  markdown: { maxBytes?: number };
+  /** `uploadRoute`: where the editor uploads images, a path on the admin's origin (docs/field-types.md, "richeditor and markdown"). */
+  markdown: { maxBytes?: number; uploadRoute?: string };
 }
 
 /**

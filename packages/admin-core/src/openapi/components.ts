@@ -68,6 +68,10 @@ const FORM_FIELD = object(
     twelveHour: boolean(),
     separator: string(),
     customTags: boolean(),
+    uploadRoute: string({
+      description:
+        'markdown: the path on this origin where the editor uploads images (multipart `file`, answering 201 `{data: {url}}`); its URL goes into the text as `![name](url)`.',
+    }),
     typeOptions: mapOf(anyValue()),
     element: string(),
     translatable: boolean(),

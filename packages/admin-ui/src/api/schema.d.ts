@@ -1046,6 +1046,8 @@ export interface components {
             twelveHour?: boolean;
             separator?: string;
             customTags?: boolean;
+            /** @description markdown: the path on this origin where the editor uploads images (multipart `file`, answering 201 `{data: {url}}`); its URL goes into the text as `![name](url)`. */
+            uploadRoute?: string;
             typeOptions?: {
                 [key: string]: unknown;
             };

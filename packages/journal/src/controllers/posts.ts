@@ -2,6 +2,7 @@ import { adminsWithPermission, defineController, NO_ROWS } from '@cms/admin-core
 import { Category, Post } from '../entities/index.ts';
 import { postActions, postBulkActions, postToolbarButtons } from './post-actions.ts';
 import { postPartials } from './post-partials.ts';
+import { MEDIA_UPLOAD_PATH } from '../media/upload.ts';
 import type { AddressPolicy } from '../search/address.ts';
 import { searchHooks } from '../search/gate.ts';
 import { JOURNAL_PERMISSIONS } from '../permissions.ts';
@@ -61,7 +62,8 @@ export const postsController = (policy: AddressPolicy) =>
         title: { type: 'text', label: s('posts.fields.title'), required: true, span: 'left' },
         slug: { type: 'text', label: s('posts.fields.slug'), required: true, span: 'right', preset: { field: 'title', type: 'slug' } },
         excerpt: { type: 'textarea', label: s('posts.fields.excerpt'), tab: s('posts.tabs.content') },
-        content: { type: 'markdown', label: s('posts.fields.content'), tab: s('posts.tabs.content') },
+        // The editor uploads images through the journal's media upload (docs/journal.md, "Media upload").
+        content: { type: 'markdown', label: s('posts.fields.content'), tab: s('posts.tabs.content'), uploadRoute: MEDIA_UPLOAD_PATH },
         status: {
           type: 'dropdown',
           label: s('posts.fields.status'),

@@ -6,6 +6,11 @@ import { s } from '../strings.ts';
 
 /** The upload size limit: 10240 kilobytes (spec limit "Media upload size"); exactly that is accepted. */
 export const MEDIA_UPLOAD_MAX_BYTES = 10240 * 1024;
+/**
+ * The upload's path, outside the admin prefix (docs/journal.md, "Media upload"); the posts'
+ * `content` field names it as its `uploadRoute`, so the markdown editor uploads images there.
+ */
+export const MEDIA_UPLOAD_PATH = '/_journal/api/v1/media/upload';
 /** The multipart field of the file. */
 export const MEDIA_UPLOAD_FIELD = 'file';
 const FOLDER_FIELD = 'folder';
