@@ -475,7 +475,7 @@ export class CmsApp extends LightElement {
           <legend>${this.t('theme')}</legend>
           ${this.boot.themes.map(
             (value) => html`<label
-              ><input type="radio" name="cms-theme" .value=${value} ?checked=${theme === value} @change=${() => void this.#savePreferences({ admin_theme: value })} />
+              ><input type="radio" name="cms-theme" .value=${value} ?checked=${theme === value} @change=${() => void this.savePreferences({ admin_theme: value })} />
               ${this.t(`theme_${value}`)}</label
             >`,
           )}
@@ -484,7 +484,7 @@ export class CmsApp extends LightElement {
           this.boot.locales.length > 1
             ? html`<label
               >${this.t('language')}
-              <select @change=${(event: Event) => void this.#savePreferences({ admin_locale: (event.target as HTMLSelectElement).value })}>
+              <select @change=${(event: Event) => void this.savePreferences({ admin_locale: (event.target as HTMLSelectElement).value })}>
                 ${this.boot.locales.map((locale) => html`<option .value=${locale} ?selected=${this.i18n?.locale === locale}>${languageName(locale)}</option>`)}
               </select></label
             >`
@@ -495,7 +495,8 @@ export class CmsApp extends LightElement {
     </details>`;
   }
 
-  async #savePreferences(change: { admin_theme?: string; admin_locale?: string }): Promise<void> {
+  /** Applies a preference at once and saves it (the header menu and the account screen: docs/admin-ui.md, "Account"). */
+  async savePreferences(change: { admin_theme?: string; admin_locale?: string }): Promise<void> {
     // Applied at once and kept for the next visit. A new language also relabels the navigation
     // (its labels come from the server in the admin's language) and the screen's schema.
     if (change.admin_theme) this.applyTheme(change.admin_theme as Theme);

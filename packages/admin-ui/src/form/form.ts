@@ -33,6 +33,14 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   routeId: string | undefined;
   context: Context = 'update';
   singleton = false;
+  /**
+   * A settings code: the form edits `/settings/{code}` instead of a record (docs/admin-ui.md,
+   * "Settings"): its schema and values come from the settings routes, it saves with `PUT` and
+   * `If-Match`, and its password fields are secrets whose state (`meta.secrets`) the field shows.
+   */
+  settingsCode: string | undefined;
+  /** The secrets' states of a settings form, by field name: `stored`, `env` or `empty`. */
+  secrets: Record<string, string> = {};
 
   schema: FormView | undefined;
   fields: FormField[] = [];
@@ -89,7 +97,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   readonly #onLanguage = () => {
     const schema = this.schema;
     if (!schema || schema.meta.locale === this.app.i18n?.locale) return;
-    void this.app.api.call<FormView>('GET', `/${this.ctl}/schema/form`).then((answer) => {
+    void this.app.api.call<FormView>('GET', this.#schemaPath).then((answer) => {
       this.schema = answer.data;
       const byName = new Map(answer.data.fields.map((field) => [field.name, field]));
       this.fields = this.fields.map((field) => byName.get(field.name) ?? field);
@@ -153,6 +161,11 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.#refreshFields();
   }
 
+  /** A settings secret's state (`stored`, `env`, `empty`); undefined outside a settings form. */
+  secretState(name: string): string | undefined {
+    return this.settingsCode === undefined ? undefined : (this.secrets[name] ?? 'empty');
+  }
+
   isReadOnly(field: FormField): boolean {
     return this.context === 'preview' || Boolean(field.readOnly);
   }
@@ -204,7 +217,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.sessionKey = newSessionKey();
     this.#nextGeneration();
     this.#dirtyChanged();
-    removeDraft(this.app.me!.id, this.ctl, this.#draftId);
+    removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
   }
 
   #dirtyChanged(): void {
@@ -214,7 +227,30 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   }
 
   get #draftId(): string {
+    if (this.settingsCode !== undefined) return this.settingsCode;
     return this.routeId ?? (this.singleton ? 'singleton' : 'new');
+  }
+
+  /** The draft's scope: the controller, or `settings` for a settings code (one draft per code). */
+  get #draftCtl(): string {
+    return this.settingsCode === undefined ? this.ctl : 'settings';
+  }
+
+  get #schemaPath(): string {
+    return this.settingsCode === undefined ? `/${this.ctl}/schema/form` : `/settings/${this.settingsCode}/schema`;
+  }
+
+  /** Where the record is saved and read again: the record's route (once read), or the settings code's. */
+  get #recordPath(): string | undefined {
+    if (this.settingsCode !== undefined) return `/settings/${this.settingsCode}`;
+    const id = this.recordId;
+    return id === undefined ? undefined : `/${this.ctl}/${id}`;
+  }
+
+  /** Where the form's record is first read: a singleton's own route, the route's id, a settings code. */
+  get #firstReadPath(): string {
+    if (this.settingsCode !== undefined) return `/settings/${this.settingsCode}`;
+    return this.singleton ? `/${this.ctl}/singleton` : `/${this.ctl}/${this.routeId}`;
   }
 
   #scheduleDraft(): void {
@@ -229,13 +265,13 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     const me = this.app.me;
     if (!me || !this.schema) return;
     if (!this.dirty) {
-      removeDraft(me.id, this.ctl, this.#draftId);
+      removeDraft(me.id, this.#draftCtl, this.#draftId);
       return;
     }
     // Passwords never reach the storage.
     const keep = (values: Values) =>
       Object.fromEntries(Object.entries(values).filter(([name]) => this.fields.find((f) => f.name === name)?.type !== 'password'));
-    writeDraft(me.id, this.ctl, this.#draftId, {
+    writeDraft(me.id, this.#draftCtl, this.#draftId, {
       savedAt: Date.now(),
       values: keep(this.values),
       base: keep(this.base),
@@ -274,15 +310,14 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.requestUpdate();
     try {
       const [schema, record] = await Promise.all([
-        this.app.api.call<FormView>('GET', `/${this.ctl}/schema/form`),
-        this.context === 'create'
-          ? Promise.resolve(undefined)
-          : this.app.api.call<Values>('GET', this.singleton ? `/${this.ctl}/singleton` : `/${this.ctl}/${this.routeId}`),
+        this.app.api.call<FormView>('GET', this.#schemaPath),
+        this.context === 'create' ? Promise.resolve(undefined) : this.app.api.call<Values>('GET', this.#firstReadPath),
       ]);
       this.schema = schema.data;
       this.fields = schema.data.fields.filter((field) => this.#inContext(field));
       this.tab = this.fields.find((field) => field.tab)?.tab ?? '';
       loadAssets(schema.data.assets);
+      if (this.settingsCode !== undefined) void this.#elementAssets();
       const modules = await Promise.all(this.fields.map((field) => moduleOf(field)));
       for (const [i, field] of this.fields.entries()) this.modules.set(field.name, modules[i]!);
       if (record) this.#served(record.data, record.meta);
@@ -296,6 +331,23 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       else this.failure = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
     }
     this.requestUpdate();
+  }
+
+  /**
+   * A settings form's FormView names no assets, but its `switch` and `checkbox` fields are the
+   * core's elements: their scripts come from `GET /field-types` (docs/settings.md, "Field types
+   * on a settings form").
+   */
+  async #elementAssets(): Promise<void> {
+    const types = new Set(this.fields.filter((field) => field.element).map((field) => field.type));
+    if (!types.size) return;
+    try {
+      const answer = await this.app.api.call<{ alias: string; scripts: string[]; styles: string[] }[]>('GET', '/field-types');
+      const used = answer.data.filter((type) => types.has(type.alias));
+      loadAssets({ scripts: used.flatMap((type) => type.scripts), styles: used.flatMap((type) => type.styles) });
+    } catch {
+      // The element's field says it did not load; the rest of the form works.
+    }
   }
 
   #inContext(field: FormField): boolean {
@@ -316,6 +368,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.base = base;
     this.values = { ...base };
     this.etag = typeof meta.etag === 'string' ? meta.etag : undefined;
+    if (meta.secrets && typeof meta.secrets === 'object') this.secrets = { ...(meta.secrets as Record<string, string>) };
     this.labels = { ...this.labels, ...((meta.labels ?? {}) as Labels) };
     this.actions = (meta.actions ?? []) as RecordAction[];
     this.#changed.clear();
@@ -337,10 +390,10 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   #offerDraft(): void {
     const me = this.app.me;
     if (!me || this.context === 'preview') return;
-    const draft = readDraft(me.id, this.ctl, this.#draftId);
+    const draft = readDraft(me.id, this.#draftCtl, this.#draftId);
     const differs = draft && this.#valueNames.some((name) => name in draft.values && !same(draft.values[name], this.values[name]));
     if (draft && (differs || draft.pending?.length)) this.draftOffer = draft;
-    else if (draft) removeDraft(me.id, this.ctl, this.#draftId);
+    else if (draft) removeDraft(me.id, this.#draftCtl, this.#draftId);
   }
 
   /** Restores a draft as a merge against what the server holds now: nothing of either is lost. */
@@ -360,7 +413,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
 
   dropDraft(): void {
     this.draftOffer = undefined;
-    removeDraft(this.app.me!.id, this.ctl, this.#draftId);
+    removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
     this.requestUpdate();
   }
 
@@ -390,16 +443,15 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.status = '';
     this.requestUpdate();
     const creating = this.context === 'create';
-    const id = this.recordId;
     try {
-      const answer = await this.app.api.call<Values>(creating ? 'POST' : 'PUT', creating ? `/${this.ctl}` : `/${this.ctl}/${id}`, {
+      const answer = await this.app.api.call<Values>(creating ? 'POST' : 'PUT', creating ? `/${this.ctl}` : this.#recordPath!, {
         body: this.#body(),
         headers: { 'X-Session-Key': this.sessionKey, ...(this.etag && !creating ? { 'If-Match': this.etag } : {}) },
       });
       this.errors = {};
       this.summary = undefined;
       this.conflicts = undefined;
-      removeDraft(this.app.me!.id, this.ctl, this.#draftId);
+      removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
       this.#served(answer.data, answer.meta);
       this.#following.clear();
       this.notices = (answer.meta.notices ?? []) as Notice[];
@@ -440,6 +492,8 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     if (error.status === 412 && error.code === 'version_mismatch' && error.payload.data) {
       const theirs = error.payload.data as Values;
       this.etag = typeof error.payload.meta?.etag === 'string' ? error.payload.meta.etag : this.etag;
+      if (error.payload.meta?.secrets && typeof error.payload.meta.secrets === 'object')
+        this.secrets = { ...(error.payload.meta.secrets as Record<string, string>) };
       this.labels = { ...this.labels, ...((error.payload.meta?.labels ?? {}) as Labels) };
       const conflicts = this.#applyMerge(this.base, theirs, this.values);
       this.#refreshFields();
@@ -512,10 +566,10 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
 
   /** After a while in the background: the record is read again; a change is taken or shown. */
   async #recheck(): Promise<void> {
-    const id = this.recordId;
-    if (id === undefined || !this.etag) return;
+    const path = this.context === 'create' ? undefined : this.#recordPath;
+    if (path === undefined || !this.etag) return;
     try {
-      const answer = await this.app.api.call<Values>('GET', `/${this.ctl}/${id}`);
+      const answer = await this.app.api.call<Values>('GET', path);
       if (answer.meta.etag === this.etag) return;
       if (!this.dirty) {
         this.#served(answer.data, answer.meta);
@@ -533,9 +587,9 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   /** "Review" on the changed-elsewhere banner: the same merge as a 412. */
   async review(): Promise<void> {
     this.changedElsewhere = false;
-    const id = this.recordId;
-    if (id === undefined) return;
-    const answer = await this.app.api.call<Values>('GET', `/${this.ctl}/${id}`);
+    const path = this.context === 'create' ? undefined : this.#recordPath;
+    if (path === undefined) return;
+    const answer = await this.app.api.call<Values>('GET', path);
     this.etag = typeof answer.meta.etag === 'string' ? answer.meta.etag : this.etag;
     this.#applyMerge(this.base, answer.data, this.values);
     this.#refreshFields();
@@ -569,7 +623,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.#changed.clear();
       this.#pending.clear();
       this.#dirtyChanged();
-      removeDraft(this.app.me!.id, this.ctl, this.#draftId);
+      removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
       this.app.flash(this.app.i18n!.forms(this.schema.messages.deleted, {}, 1));
       this.app.navigate(targetPath(this.schema.redirects.default, this.app.boot.prefix, { ctl: this.ctl }) ?? this.app.ctlPath(this.ctl));
     } catch (error) {
@@ -605,6 +659,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     const schema = this.schema;
     const i18n = this.app.i18n!;
     if (!schema) return this.app.t('loading');
+    if (this.settingsCode !== undefined) return schema.name ?? this.settingsCode;
     if (this.singleton) return this.app.navLabel(this.ctl);
     const messages = schema.messages;
     return i18n.forms(this.context === 'create' ? messages.create : this.context === 'preview' ? messages.preview : messages.edit);
@@ -619,7 +674,13 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     const schema = this.schema;
     // One template whatever the state, so the heading that got the focus on arrival keeps it.
     return html`<h1 tabindex="-1">${title}</h1>
-      ${this.singleton ? nothing : html`<p><a href=${app.ctlPath(this.ctl)}>${app.t('back_to_list')}</a></p>`}
+      ${
+        this.settingsCode !== undefined
+          ? html`<p><a href="${app.boot.prefix}/settings">${app.t('settings_back')}</a></p>`
+          : this.singleton
+            ? nothing
+            : html`<p><a href=${app.ctlPath(this.ctl)}>${app.t('back_to_list')}</a></p>`
+      }
       <p class="cms-status" role="status">${this.status}</p>
       ${this.failure ? this.#failureView() : nothing}
       ${schema ? this.#formView(schema) : this.failure ? nothing : html`<p>${app.t('loading')}</p>`}`;
@@ -657,7 +718,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
               ${this.singleton ? nothing : html`<button type="button" class="cms-button" ?disabled=${this.saving} @click=${() => void this.save(true)}>${app.t('save_and_close')}</button>`}
               <span class="cms-muted cms-dirty-note">${this.dirty ? app.t('unsaved_changes') : ''}</span>
               ${
-                this.context === 'update' && !this.singleton
+                this.context === 'update' && !this.singleton && this.settingsCode === undefined
                   ? html`<button type="button" class="cms-button cms-danger cms-form-delete" @click=${() => this.#ask({ kind: 'delete' })}>
                     ${app.t('delete')}
                   </button>`

@@ -166,13 +166,31 @@ export const moneyField: FieldModule = {
   empty: () => null,
 };
 
-/** `password`: never filled in (a record never carries it), sent only when something was typed. */
+/**
+ * A settings secret cleared by the admin (docs/admin-ui.md, "Settings"): sent as `null`. Not an
+ * empty text, which the form counts as unchanged (and the server as "keep").
+ */
+const CLEAR_SECRET = Object.freeze({ clear: true });
+
+const isClear = (value: unknown): boolean => typeof value === 'object' && value !== null && (value as { clear?: unknown }).clear === true;
+
+/** A form that edits settings knows each secret's state (`meta.secrets`); any other form answers nothing. */
+interface SecretHost {
+  secretState?(name: string): string | undefined;
+}
+
+/**
+ * `password`: never filled in (a record never carries it), sent only when something was typed. On
+ * a settings form it is a secret with a state: `stored` (type to replace it, or clear it: sent as
+ * `null`), `env` (set by the environment: read only) or `empty`; a secret left alone is not sent,
+ * so the stored value stays.
+ */
 export const passwordField: FieldModule = {
   render(view) {
     return html`<cms-password-input .view=${view}></cms-password-input>`;
   },
   empty: () => '',
-  toBody: (value) => (typeof value === 'string' && value !== '' ? value : undefined),
+  toBody: (value) => (isClear(value) ? null : typeof value === 'string' && value !== '' ? value : undefined),
 };
 
 /** The password input with its show/hide toggle: whether it shows is the control's state, not the form's. */
@@ -187,32 +205,50 @@ class PasswordInput extends LightElement {
 
   override render(): TemplateResult {
     const view = this.#view;
+    const app = view.host.app;
+    const state = (view.host as SecretHost).secretState?.(view.field.name);
+    const stateId = `${view.id}-secret`;
+    if (state === 'env') {
+      // Nothing to type: the environment's value wins over anything stored.
+      return html`<output class="cms-secret-state" id=${view.id}>${app.t('secret_env')}</output>`;
+    }
+    const cleared = isClear(view.value);
     const a = ariaOf(view);
-    return html`<span class="cms-password">
-      <input
-        class="cms-input"
-        id=${view.id}
-        type=${this.#shown ? 'text' : 'password'}
-        autocomplete="new-password"
-        .value=${live(text(view.value))}
-        ?readonly=${view.readOnly}
-        aria-describedby=${a.describedBy}
-        aria-invalid=${a.invalid}
-        @input=${(event: Event) => view.set((event.target as HTMLInputElement).value)}
-      />
-      <button
-        type="button"
-        class="cms-button cms-link"
-        aria-pressed=${String(this.#shown)}
-        aria-controls=${view.id}
-        @click=${() => {
-          this.#shown = !this.#shown;
-          this.requestUpdate();
-        }}
-      >
-        ${this.#shown ? view.host.app.t('password_hide') : view.host.app.t('password_show')}
-      </button>
-    </span>`;
+    const describedBy = state ? [stateId, view.describedBy].filter(Boolean).join(' ') : a.describedBy;
+    const stateText = cleared ? app.t('secret_cleared') : state === 'stored' ? app.t('secret_stored') : app.t('secret_empty');
+    return html`${state ? html`<p class="cms-secret-state" id=${stateId}>${stateText}</p>` : nothing}
+      <span class="cms-password">
+        <input
+          class="cms-input"
+          id=${view.id}
+          type=${this.#shown ? 'text' : 'password'}
+          autocomplete="new-password"
+          .value=${live(cleared ? '' : text(view.value))}
+          ?readonly=${view.readOnly}
+          aria-describedby=${describedBy}
+          aria-invalid=${a.invalid}
+          @input=${(event: Event) => view.set((event.target as HTMLInputElement).value)}
+        />
+        <button
+          type="button"
+          class="cms-button cms-link"
+          aria-pressed=${String(this.#shown)}
+          aria-controls=${view.id}
+          @click=${() => {
+            this.#shown = !this.#shown;
+            this.requestUpdate();
+          }}
+        >
+          ${this.#shown ? app.t('password_hide') : app.t('password_show')}
+        </button>
+        ${
+          state === 'stored' && !view.readOnly
+            ? cleared
+              ? html`<button type="button" class="cms-button" @click=${() => view.set('')}>${app.t('secret_keep')}</button>`
+              : html`<button type="button" class="cms-button cms-danger" @click=${() => view.set(CLEAR_SECRET)}>${app.t('secret_clear')}</button>`
+            : nothing
+        }
+      </span>`;
   }
 }
 if (!customElements.get('cms-password-input')) customElements.define('cms-password-input', PasswordInput);
