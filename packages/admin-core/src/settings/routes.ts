@@ -1,4 +1,5 @@
 import { formField, formMessages, type SchemaContext } from '../behaviors/schema/schema.ts';
+import { fieldTypeAssets } from '../fields/plugin/routes.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
 import { ifMatchCondition } from '../http/versions.ts';
@@ -41,8 +42,9 @@ export function settingsEntries(ctx: OperationContext): SettingsEntry[] {
 }
 
 /**
- * FormView (docs/controllers.md) of a settings form: the fields as a controller form serves them, empty
- * asset lists (plugin field types are refused on settings forms), the standard form messages, and
+ * FormView (docs/controllers.md) of a settings form: the fields as a controller form serves them, the
+ * client files of the core's yes/no elements it uses (other plugin field types are refused on
+ * settings forms), the standard form messages, and
  * redirects back to the settings page.
  */
 function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
@@ -52,7 +54,7 @@ function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
   const page = `settings/${entry.code}`;
   return {
     fields: [...entry.fields.values()].map((field) => formField(field, schema)),
-    assets: { scripts: [] as string[], styles: [] as string[] },
+    assets: fieldTypeAssets(entry.fields.values(), ctx.services),
     messages: formMessages(strings, locale),
     meta: { locale },
     redirects: {

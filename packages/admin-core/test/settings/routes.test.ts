@@ -316,6 +316,15 @@ describe('settings routes', () => {
   });
 
   describe('GET /settings/{code}/schema', () => {
+    it("names the client files of the core yes/no element a settings form uses (the journal's switch), each once", async () => {
+      const res = await root.get('settings/journal/schema');
+      expect(res.status).toBe(200);
+      const { scripts, styles } = res.body.data.assets as { scripts: string[]; styles: string[] };
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).toMatch(/\/yes-no\.js\?v=/);
+      expect(new Set(styles).size).toBe(styles.length);
+    });
+
     it('serves a FormView with empty asset lists', async () => {
       const res = await manager.get('settings/shop/schema');
       expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import type { AdminServices } from '../../context/services.ts';
-import type { ResolvedController } from '../../controllers/resolve.ts';
+import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
 import type { RouteDefinition } from '../../http/types.ts';
 import { pluginFieldTypeOf, type PluginFieldType } from './field-type.ts';
@@ -65,10 +65,7 @@ export const fieldTypeRoutes: RouteDefinition[] = [
 export function formAssets(controller: ResolvedController, core: AdminServices | undefined): ControllerAssets {
   const assets: ControllerAssets = { scripts: [], styles: [] };
   if (!core) return assets;
-  const add = (urls: ControllerAssets) => {
-    for (const url of urls.scripts) if (!assets.scripts.includes(url)) assets.scripts.push(url);
-    for (const url of urls.styles) if (!assets.styles.includes(url)) assets.styles.push(url);
-  };
+  const add = adder(assets);
   // A relation's child form is no registered controller: it has no widgets (it has no actions).
   const owner = core.registry.controllers.get(controller.address)?.plugin;
   for (const field of controller.fields.values()) {
@@ -78,6 +75,26 @@ export function formAssets(controller: ResolvedController, core: AdminServices |
     const files = widgetAssets(field.config);
     const url = (file: string) => core.registry.assets.url(owner.vendor, owner.name, file);
     add({ scripts: files.scripts.map(url), styles: files.styles.map(url) });
+  }
+  return assets;
+}
+
+/** Adds URLs to `assets`, each once, in order. */
+const adder = (assets: ControllerAssets) => (urls: ControllerAssets) => {
+  for (const url of urls.scripts) if (!assets.scripts.includes(url)) assets.scripts.push(url);
+  for (const url of urls.styles) if (!assets.styles.includes(url)) assets.styles.push(url);
+};
+
+/**
+ * The client files of the plugin field types among `fields` (a settings form's: the core's
+ * `switch` and `checkbox` are the only plugin types it accepts), in field order, each once.
+ */
+export function fieldTypeAssets(fields: Iterable<ResolvedField>, core: AdminServices): ControllerAssets {
+  const assets: ControllerAssets = { scripts: [], styles: [] };
+  const add = adder(assets);
+  for (const field of fields) {
+    const type = pluginFieldTypeOf(field.type);
+    if (type) add(assetUrls(type, core));
   }
   return assets;
 }
