@@ -317,7 +317,6 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.fields = schema.data.fields.filter((field) => this.#inContext(field));
       this.tab = this.fields.find((field) => field.tab)?.tab ?? '';
       loadAssets(schema.data.assets);
-      if (this.settingsCode !== undefined) void this.#elementAssets();
       const modules = await Promise.all(this.fields.map((field) => moduleOf(field)));
       for (const [i, field] of this.fields.entries()) this.modules.set(field.name, modules[i]!);
       if (record) this.#served(record.data, record.meta);
@@ -331,23 +330,6 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       else this.failure = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
     }
     this.requestUpdate();
-  }
-
-  /**
-   * A settings form's FormView names no assets, but its `switch` and `checkbox` fields are the
-   * core's elements: their scripts come from `GET /field-types` (docs/settings.md, "Field types
-   * on a settings form").
-   */
-  async #elementAssets(): Promise<void> {
-    const types = new Set(this.fields.filter((field) => field.element).map((field) => field.type));
-    if (!types.size) return;
-    try {
-      const answer = await this.app.api.call<{ alias: string; scripts: string[]; styles: string[] }[]>('GET', '/field-types');
-      const used = answer.data.filter((type) => types.has(type.alias));
-      loadAssets({ scripts: used.flatMap((type) => type.scripts), styles: used.flatMap((type) => type.styles) });
-    } catch {
-      // The element's field says it did not load; the rest of the form works.
-    }
   }
 
   #inContext(field: FormField): boolean {

@@ -29,7 +29,6 @@ const BUILT_IN: Record<string, FieldModule> = {
   partial: partialField,
   widget: widgetField,
   'relation-manager': laterField,
-  fileupload: laterField,
 };
 
 /** The lazily loaded controls, one chunk per file of `fields/` (each `export default`s its module). */
@@ -43,6 +42,7 @@ const FILES: Record<string, string> = {
   richeditor: './fields/richeditor.ts',
   markdown: './fields/markdown.ts',
   permissioneditor: './fields/permissions.ts',
+  fileupload: './fields/fileupload.ts',
 };
 
 /** The module of a field: built in, lazily loaded, a plugin's element, or the read-only fallback. */
