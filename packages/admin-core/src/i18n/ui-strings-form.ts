@@ -47,7 +47,6 @@ export const formStrings = {
     'ui.mltext_locales': 'Language',
     'ui.mltext_fallback': '{language} (default)',
     'ui.mltext_copy_fallback': 'Copy from the default language',
-    'ui.field_later': 'This field is edited in a later version of the admin application.',
     'ui.field_unknown_type': 'The field type {type} has no editor here.',
     'ui.element_missing': 'This field’s component did not load, so it cannot be changed here. Reload the page to try again.',
     'ui.permission': 'Permission',
@@ -100,7 +99,6 @@ export const formStrings = {
     'ui.mltext_locales': 'Sprache',
     'ui.mltext_fallback': '{language} (Standard)',
     'ui.mltext_copy_fallback': 'Aus der Standardsprache übernehmen',
-    'ui.field_later': 'Dieses Feld wird in einer späteren Version der Verwaltungsanwendung bearbeitet.',
     'ui.field_unknown_type': 'Für den Feldtyp {type} gibt es hier keinen Editor.',
     'ui.element_missing':
       'Die Komponente dieses Feldes wurde nicht geladen, daher kann es hier nicht geändert werden. Laden Sie die Seite neu, um es erneut zu versuchen.',

@@ -1,7 +1,6 @@
 import type { FormField } from '../types.ts';
 import type { FieldModule } from './field-types.ts';
 import {
-  laterField,
   moneyField,
   mltextField,
   numberField,
@@ -28,7 +27,6 @@ const BUILT_IN: Record<string, FieldModule> = {
   mltext: mltextField,
   partial: partialField,
   widget: widgetField,
-  'relation-manager': laterField,
 };
 
 /** The lazily loaded controls, one chunk per file of `fields/` (each `export default`s its module). */
@@ -43,6 +41,7 @@ const FILES: Record<string, string> = {
   markdown: './fields/markdown.ts',
   permissioneditor: './fields/permissions.ts',
   fileupload: './fields/fileupload.ts',
+  'relation-manager': './fields/relation-manager.ts',
 };
 
 /** The module of a field: built in, lazily loaded, a plugin's element, or the read-only fallback. */

@@ -332,14 +332,6 @@ class MlText extends LightElement {
 }
 if (!customElements.get('cms-mltext')) customElements.define('cms-mltext', MlText);
 
-/** A field type whose editor comes later (relation managers and uploads): says so, keeps the form whole. */
-export const laterField: FieldModule = {
-  frame: 'group',
-  render(view): TemplateResult {
-    return html`<p class="cms-muted" id=${view.id}>${view.host.app.t('field_later')}</p>`;
-  },
-};
-
 /** A type the application does not know and that names no element: shown as text, read only. */
 export const unknownField: FieldModule = {
   render(view) {
