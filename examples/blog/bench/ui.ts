@@ -26,13 +26,18 @@ import { benchAppEnv, killAll, startServer, type ServerProcess } from './process
  *   "Posts", timed in the page from the click event;
  * - typing in a form of 100 fields (a fixture: the posts form schema and one post are answered
  *   by the bench with 100 text fields): per keystroke, from the key event to the next frame after
- *   the field rendered the new value, in the page's clock.
+ *   the field rendered the new value, in the page's clock;
+ * - the reorder screen's first row at 1,000 and 10,000 nodes (a fixture: `GET …/categories/reorder`
+ *   is answered by the bench with a generated tree): in one page, a click on the categories list's
+ *   "Reorder" link until the tree's first row is visible, timed in the page from the click event.
+ *   `--only reorder` measures just these, on the 100-post database.
  *
  * Playwright and Chromium are those of `pnpm test:ui` (devDependencies of @cms/admin-ui).
  */
 const USAGE = `Usage: pnpm bench:ui [-- options]
   --rounds <n>   measured rounds per figure, after one warm-up (default 7, at least 7)
   --fresh        drop the two bench databases and seed them again
+  --only reorder measure only the reorder screen's figures (on the small database)
 Environment: BENCH_DATABASE_URL (or DATABASE_URL), as for pnpm bench; CHROMIUM_PATH, a Chromium
 to use instead of the one of @sparticuz/chromium.`;
 
@@ -42,6 +47,7 @@ const { values: args } = parseArgs({
   options: {
     rounds: { type: 'string', default: '7' },
     fresh: { type: 'boolean', default: false },
+    only: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -49,6 +55,11 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
+if (args.only !== undefined && args.only !== 'reorder') {
+  console.error(`--only takes "reorder", got "${args.only}".\n\n${USAGE}`);
+  process.exit(2);
+}
+const ONLY_REORDER = args.only === 'reorder';
 const ROUNDS = Number(args.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 7 || ROUNDS > 50) {
   console.error(`--rounds must be a whole number from 7 to 50, got "${args.rounds}".\n\n${USAGE}`);
@@ -56,7 +67,9 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 7 || ROUNDS > 50) {
 }
 
 /** docs/admin-ui.md, "Budgets". */
-const BUDGET = { coldMs: 1000, coldRatio: 1.1, warmMs: 250, keystrokeMs: 50 };
+const BUDGET = { coldMs: 1000, coldRatio: 1.1, warmMs: 250, keystrokeMs: 50, reorderMs: 500 };
+/** The reorder fixture's sizes: a typical set and the most one save takes (docs/reorder.md). */
+const REORDER_NODES = [1_000, 10_000];
 /** The typing fixture: fields in the form, keystrokes measured. */
 const FORM_FIELDS = 100;
 const KEYSTROKES = 40;
@@ -132,9 +145,14 @@ interface Page {
   };
   route(
     url: (url: URL) => boolean,
-    handler: (route: { fulfill(options: { json: unknown }): Promise<void> }) => Promise<void>,
+    handler: (route: {
+      fulfill(options: { json: unknown }): Promise<void>;
+      fallback(): Promise<void>;
+      request(): { method(): string };
+    }) => Promise<void>,
   ): Promise<void>;
   keyboard: { type(text: string, options: { delay: number }): Promise<void> };
+  getByRole(role: 'link', options: { name: string; exact: boolean }): { click(options: { timeout: number }): Promise<void> };
 }
 
 // Playwright and Chromium, resolved from @cms/admin-ui, whose browser tests use them.
@@ -386,6 +404,58 @@ async function typingRound(appUrl: string): Promise<number[]> {
   }
 }
 
+/** In the page, polled: the click-to-visible time of the reorder tree's first row; else null. */
+function firstTreeRow(): number | null {
+  const page = globalThis as unknown as PageGlobals;
+  const row = page.document.querySelector('[role="treeitem"]');
+  if (!row?.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return null;
+  return performance.now() - (page.__benchClick ?? 0);
+}
+
+/** In the page: the reorder screen's count of items, as shown. */
+function reorderCount(): string {
+  const page = globalThis as unknown as { document: { querySelector(selector: string): { textContent: string | null } | null } };
+  return page.document.querySelector('.cms-reorder-count')?.textContent?.trim() ?? '';
+}
+
+/** The reorder fixture: `count` categories, a root and nine children each (docs/reorder.md, "Routes"). */
+const reorderNodes = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ id: i + 1, label: `Category ${i + 1}`, parent_id: i % 10 === 0 ? null : i - (i % 10) + 1 }));
+
+/** Categories list → Reorder (first row) → back, `ROUNDS` times after one warm-up, the reorder GET answered with `count` nodes. */
+async function reorderRounds(appUrl: string, count: number): Promise<number[]> {
+  const context = await signedInContext(appUrl);
+  try {
+    const page = await throttled(context);
+    const json = { data: reorderNodes(count), meta: { total: count, tree: true, max_depth: 3 } };
+    await page.route(
+      (url) => url.pathname.endsWith('/cms/journal/categories/reorder'),
+      (route) => (route.request().method() === 'GET' ? route.fulfill({ json }) : route.fallback()),
+    );
+    const list = '/backend/cms/journal/categories';
+    await page.goto(list, { timeout: STEP_TIMEOUT_MS });
+    await page.waitForFunction(firstRowAt, [list, false] as [string, boolean], { polling: 'raf', timeout: STEP_TIMEOUT_MS });
+    const times: number[] = [];
+    for (let round = 0; round <= ROUNDS; round++) {
+      await page.evaluate(stampNextClick);
+      await page.locator('main').getByRole('link', { name: 'Reorder', exact: true }).click({ timeout: STEP_TIMEOUT_MS });
+      const seen = await page.waitForFunction(firstTreeRow, undefined, { polling: 'raf', timeout: STEP_TIMEOUT_MS });
+      if (round > 0) times.push((await seen.jsonValue())!);
+      else {
+        // The fixture answered, not the database's 50 categories.
+        const shown = await page.evaluate(reorderCount);
+        if (shown !== `${count.toLocaleString('en')} items`)
+          throw new Error(`The reorder screen shows "${shown}", not the fixture's ${count} nodes.`);
+      }
+      await page.getByRole('link', { name: 'Back to the list', exact: true }).click({ timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction(firstRowAt, [list, false] as [string, boolean], { polling: 'raf', timeout: STEP_TIMEOUT_MS });
+    }
+    return times;
+  } finally {
+    await context.close();
+  }
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -425,10 +495,12 @@ async function main(): Promise<void> {
 
   dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-ui-'));
   const appEnv = benchAppEnv(dataDir);
-  const sizes = [
-    { label: '100k', posts: 100_000 },
-    { label: '100', posts: 100 },
-  ];
+  const sizes = ONLY_REORDER
+    ? [{ label: '100', posts: 100 }]
+    : [
+        { label: '100k', posts: 100_000 },
+        { label: '100', posts: 100 },
+      ];
   const apps: Array<{ label: string; posts: number; url: string }> = [];
   for (const size of sizes) {
     const name = `${databaseName}_${size.label}`;
@@ -466,6 +538,43 @@ async function main(): Promise<void> {
   });
   log(`Chromium ${browser.version()}, CPU throttling ${THROTTLING}x, ${ROUNDS} rounds after 1 warm-up`);
 
+  const small = apps.find((app) => app.label === '100')!;
+  const reorderChecks: Array<{ figure: string; values: number[]; budget: string; ok: boolean }> = [];
+  for (const count of REORDER_NODES) {
+    log(`  reorder screen at ${count.toLocaleString('en')} nodes...`);
+    const values = await reorderRounds(small.url, count);
+    reorderChecks.push({
+      figure: `reorder screen, first row, ${count.toLocaleString('en')} nodes`,
+      values,
+      budget: `≤ ${BUDGET.reorderMs} ms`,
+      ok: median(values) <= BUDGET.reorderMs,
+    });
+  }
+  const machine = () => {
+    const cpu = cpus();
+    return (
+      `\nMachine: ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, ` +
+      `load average ${loadavg()[0]!.toFixed(2)}; Node ${process.versions.node}; Chromium ${browser!.version()} headless, ${THROTTLING}x CPU throttling; ${ROUNDS} rounds after 1 warm-up.`
+    );
+  };
+  if (ONLY_REORDER) {
+    log(machine());
+    log(
+      `\n${table([
+        ['figure', 'median', 'min–max', 'budget', 'verdict'],
+        ...reorderChecks.map((check) => [
+          check.figure,
+          ms(median(check.values)),
+          spread(check.values),
+          check.budget,
+          check.ok ? 'within' : 'OVER BUDGET',
+        ]),
+      ])}`,
+    );
+    log(`Run took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+    return;
+  }
+
   // Cold: the two sizes alternate, so that a drift of the machine weighs on both alike.
   const cold = new Map<string, ColdRound[]>(apps.map((app) => [app.label, []]));
   for (let round = 0; round <= ROUNDS; round++) {
@@ -482,14 +591,14 @@ async function main(): Promise<void> {
   const typing = await typingRound(apps[1]!.url);
 
   const big = cold.get('100k')!;
-  const small = cold.get('100')!;
+  const smallRounds = cold.get('100')!;
   const bigMedian = median(big.map((r) => r.firstRow));
-  const smallMedian = median(small.map((r) => r.firstRow));
+  const smallMedian = median(smallRounds.map((r) => r.firstRow));
   const ratio = bigMedian / smallMedian;
   const verdict = (ok: boolean) => (ok ? 'within' : 'OVER BUDGET');
-  const checks = [
+  const checks: Array<{ figure: string; values?: number[]; ratio?: number; budget: string; ok: boolean }> = [
     { figure: 'cold, first row, 100,000 posts', values: big.map((r) => r.firstRow), budget: '≤ 1000 ms', ok: bigMedian <= BUDGET.coldMs },
-    { figure: 'cold, first row, 100 posts', values: small.map((r) => r.firstRow), budget: '', ok: true },
+    { figure: 'cold, first row, 100 posts', values: smallRounds.map((r) => r.firstRow), budget: '', ok: true },
     { figure: 'cold, 100,000 / 100 posts', ratio, budget: `≤ ${BUDGET.coldRatio.toFixed(2)}x`, ok: ratio <= BUDGET.coldRatio },
     { figure: 'warm, Posts → Categories', values: warm.categories, budget: '≤ 250 ms', ok: median(warm.categories) <= BUDGET.warmMs },
     { figure: 'warm, Categories → Posts (100k)', values: warm.posts, budget: '≤ 250 ms', ok: median(warm.posts) <= BUDGET.warmMs },
@@ -499,12 +608,9 @@ async function main(): Promise<void> {
       budget: '≤ 50 ms',
       ok: percentile(typing, 0.95) <= BUDGET.keystrokeMs,
     },
+    ...reorderChecks,
   ];
-  const cpu = cpus();
-  log(
-    `\nMachine: ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, ` +
-      `load average ${loadavg()[0]!.toFixed(2)}; Node ${process.versions.node}; Chromium ${browser.version()} headless, ${THROTTLING}x CPU throttling; ${ROUNDS} rounds after 1 warm-up.`,
-  );
+  log(machine());
   log(
     `\n${table([
       ['figure', 'median', 'min–max', 'budget', 'verdict'],
@@ -525,7 +631,7 @@ async function main(): Promise<void> {
       ['posts', 'document', 'scripts loaded', 'list sent', 'list first byte', 'list end', 'first row', 'script bytes'],
       ...[
         ['100,000', big],
-        ['100', small],
+        ['100', smallRounds],
       ].map(([label, rounds]) => {
         const r = rounds as ColdRound[];
         return [

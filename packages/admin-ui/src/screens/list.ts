@@ -373,6 +373,7 @@ export class CmsList extends LightElement {
             : nothing
         }
         ${schema.toolbarButtons.includes('create') ? html`<a class="cms-button cms-primary" href="${app.ctlPath(this.ctl)}/create">${app.t('create')}</a>` : nothing}
+        ${schema.reorder ? html`<a class="cms-button" href="${app.ctlPath(this.ctl)}/reorder">${app.t('reorder')}</a>` : nothing}
         ${schema.toolbarActions.map(
           (action) =>
             html`<button type="button" class="cms-button" @click=${() => void this.#run({ kind: 'toolbar', action })}>
