@@ -30,7 +30,10 @@ import { benchAppEnv, killAll, startServer, type ServerProcess } from './process
  * - the reorder screen's first row at 1,000 and 10,000 nodes (a fixture: `GET …/categories/reorder`
  *   is answered by the bench with a generated tree): in one page, a click on the categories list's
  *   "Reorder" link until the tree's first row is visible, timed in the page from the click event.
- *   `--only reorder` measures just these, on the 100-post database.
+ *   `--only reorder` measures just these, on the 100-post database;
+ * - the JavaScript each route loads (the scripts' bytes as sent, gzip, with a cold cache), for the
+ *   sign-in, the dashboard, a list, forms, the rich editor, reorder, settings and the account;
+ *   `--only js` measures just this, on the 100-post database.
  *
  * Playwright and Chromium are those of `pnpm test:ui` (devDependencies of @cms/admin-ui).
  */
@@ -38,6 +41,7 @@ const USAGE = `Usage: pnpm bench:ui [-- options]
   --rounds <n>   measured rounds per figure, after one warm-up (default 7, at least 7)
   --fresh        drop the two bench databases and seed them again
   --only reorder measure only the reorder screen's figures (on the small database)
+  --only js      measure only the JavaScript each route loads (on the small database)
 Environment: BENCH_DATABASE_URL (or DATABASE_URL), as for pnpm bench; CHROMIUM_PATH, a Chromium
 to use instead of the one of @sparticuz/chromium.`;
 
@@ -55,11 +59,12 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
-if (args.only !== undefined && args.only !== 'reorder') {
-  console.error(`--only takes "reorder", got "${args.only}".\n\n${USAGE}`);
+if (args.only !== undefined && args.only !== 'reorder' && args.only !== 'js') {
+  console.error(`--only takes "reorder" or "js", got "${args.only}".\n\n${USAGE}`);
   process.exit(2);
 }
 const ONLY_REORDER = args.only === 'reorder';
+const ONLY_JS = args.only === 'js';
 const ROUNDS = Number(args.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 7 || ROUNDS > 50) {
   console.error(`--rounds must be a whole number from 7 to 50, got "${args.rounds}".\n\n${USAGE}`);
@@ -132,7 +137,8 @@ interface BrowserContext {
 }
 interface Page {
   context(): BrowserContext;
-  goto(url: string, options: { waitUntil?: 'commit' | 'load'; timeout: number }): Promise<unknown>;
+  goto(url: string, options: { waitUntil?: 'commit' | 'load' | 'networkidle'; timeout: number }): Promise<unknown>;
+  waitForLoadState(state: 'networkidle', options: { timeout: number }): Promise<void>;
   waitForFunction<R, A>(
     predicate: (arg: A) => R,
     arg: A,
@@ -456,6 +462,50 @@ async function reorderRounds(appUrl: string, count: number): Promise<number[]> {
   }
 }
 
+/**
+ * The screens whose JavaScript is counted: each opened cold (a new context, an empty cache) until
+ * its heading is there and the network is quiet; the sum of the scripts' bytes as sent (gzip).
+ */
+const ROUTES: Array<[string, string]> = [
+  ['sign-in', '/backend/login'],
+  ['dashboard', '/backend'],
+  ['list (posts)', LIST],
+  ['form, create a post (markdown, uploads, relation manager, date picker)', '/backend/cms/journal/posts/create'],
+  ['form, create a product (money, colour element, widget, tag list)', '/backend/acme/catalog/products/create'],
+  ['singleton with the rich editor (storefront)', '/backend/acme/catalog/storefront'],
+  ['reorder (categories)', '/backend/cms/journal/categories/reorder'],
+  ['settings form (journal)', '/backend/settings/journal'],
+  ['account', '/backend/account'],
+];
+
+/** In the page, polled: the screen's heading is there and is not the chunk's "Loading…". */
+function screenArrived(): boolean {
+  const page = globalThis as unknown as { document: { querySelector(selector: string): { textContent: string | null } | null } };
+  const heading = page.document.querySelector('h1');
+  return heading !== null && !/^Loading/.test(heading.textContent ?? '');
+}
+
+async function scriptsPerRoute(appUrl: string): Promise<Array<[string, number]>> {
+  const sizes: Array<[string, number]> = [];
+  for (const [label, path] of ROUTES) {
+    const context = path.endsWith('/login') ? await browser!.newContext({ baseURL: appUrl }) : await signedInContext(appUrl);
+    try {
+      const page = await context.newPage();
+      await page.goto(path, { waitUntil: 'networkidle', timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction(screenArrived, undefined, { polling: 'raf', timeout: STEP_TIMEOUT_MS });
+      await page.waitForLoadState('networkidle', { timeout: STEP_TIMEOUT_MS });
+      const { resources } = await page.evaluate(timings);
+      const scripts = resources.filter((r) => r.type === 'script' || r.path.split('?')[0]!.endsWith('.js'));
+      sizes.push([label, scripts.reduce((sum, r) => sum + r.bytes, 0)]);
+    } finally {
+      await context.close();
+    }
+  }
+  return sizes;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -495,12 +545,13 @@ async function main(): Promise<void> {
 
   dataDir = await mkdtemp(join(tmpdir(), 'cms-bench-ui-'));
   const appEnv = benchAppEnv(dataDir);
-  const sizes = ONLY_REORDER
-    ? [{ label: '100', posts: 100 }]
-    : [
-        { label: '100k', posts: 100_000 },
-        { label: '100', posts: 100 },
-      ];
+  const sizes =
+    ONLY_REORDER || ONLY_JS
+      ? [{ label: '100', posts: 100 }]
+      : [
+          { label: '100k', posts: 100_000 },
+          { label: '100', posts: 100 },
+        ];
   const apps: Array<{ label: string; posts: number; url: string }> = [];
   for (const size of sizes) {
     const name = `${databaseName}_${size.label}`;
@@ -539,6 +590,18 @@ async function main(): Promise<void> {
   log(`Chromium ${browser.version()}, CPU throttling ${THROTTLING}x, ${ROUNDS} rounds after 1 warm-up`);
 
   const small = apps.find((app) => app.label === '100')!;
+  log('  JavaScript per route...');
+  const perRoute = await scriptsPerRoute(small.url);
+  const perRouteTable = () =>
+    `\nJavaScript per route (scripts as sent, gzip; a cold cache each; plugin elements included):\n${table([
+      ['route', 'JavaScript'],
+      ...perRoute.map(([label, bytes]) => [label, kb(bytes)]),
+    ])}`;
+  if (ONLY_JS) {
+    log(perRouteTable());
+    log(`Run took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+    return;
+  }
   const reorderChecks: Array<{ figure: string; values: number[]; budget: string; ok: boolean }> = [];
   for (const count of REORDER_NODES) {
     log(`  reorder screen at ${count.toLocaleString('en')} nodes...`);
@@ -559,6 +622,7 @@ async function main(): Promise<void> {
   };
   if (ONLY_REORDER) {
     log(machine());
+    log(perRouteTable());
     log(
       `\n${table([
         ['figure', 'median', 'min–max', 'budget', 'verdict'],
@@ -651,6 +715,7 @@ async function main(): Promise<void> {
   log(
     `\nRequests before the first row, last 100k round:\n${last.requests.map((r) => `  ${ms(r.start).padStart(8)} → ${ms(r.end).padStart(8)}  ${r.path}`).join('\n')}`,
   );
+  log(perRouteTable());
   const over = checks.filter((check) => check.budget && !check.ok);
   log(
     over.length

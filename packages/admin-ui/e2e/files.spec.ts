@@ -256,6 +256,26 @@ test('a caption edited in its dialog (PUT with title and description), Esc retur
 
   await page.keyboard.press('Enter');
   await dialog.getByLabel('Title').fill(`${tag} harbour`);
+  // Typed text is guarded: Esc asks first; Stay keeps it, Discard closes without a request.
+  await page.keyboard.press('Escape');
+  await expect(dialog.getByText('Close without saving?')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Stay' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByLabel('Title')).toBeFocused();
+  await expect(dialog.getByLabel('Title')).toHaveValue(`${tag} harbour`);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  let put = false;
+  page.on('request', (request) => {
+    if (request.method() === 'PUT') put = true;
+  });
+  await dialog.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(edit).toBeFocused();
+  expect(put).toBe(false);
+
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByLabel('Title')).toHaveValue('');
+  await dialog.getByLabel('Title').fill(`${tag} harbour`);
   await dialog.getByLabel('Description').fill('Boats at dawn');
   await Promise.all([
     page.waitForRequest((request) => request.method() === 'PUT' && request.url().endsWith(`/files/gallery/${fileId}`)),

@@ -61,7 +61,7 @@ test('navigation is filtered by permissions, and a refused controller is the 403
   const writer = await createAccount(api, 'writer', { role: (await role.json()).data.id });
   await signIn(page, '/backend', writer);
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
-  // The "System" group (settings, own account) is every admin's.
+  // The "Settings and account" group (settings, own account) is every admin's.
   await expect(nav.getByRole('link')).toHaveText(['Posts', 'Settings', 'My account']);
   await page.goto('/backend/acme/catalog/products');
   await expect(page.getByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();

@@ -431,7 +431,7 @@ export class CmsApp extends LightElement {
           </li>`,
         )}
         <li>
-          <span class="cms-nav-group">${this.t('system')}</span>
+          <span class="cms-nav-group">${this.t('nav_settings_account')}</span>
           <ul>
             <li>
               <a href="${this.boot.prefix}/settings" aria-current=${this.route.name === 'settings' || this.route.name === 'settings-form' ? 'page' : nothing}

@@ -410,8 +410,8 @@ export class CmsRelationForm extends LightElement implements FieldOwner {
           this.#answer('stay');
         }}
       >
-        <h2 id="${id}-ask-title">${app.t('relation_close_title')}</h2>
-        <p id="${id}-ask-text">${app.t('relation_close_text')}</p>
+        <h2 id="${id}-ask-title">${app.t('dialog_close_title')}</h2>
+        <p id="${id}-ask-text">${app.t('dialog_close_text')}</p>
         <p class="cms-dialog-buttons">
           <button type="button" class="cms-button" @click=${() => this.#answer('stay')}>${app.t('leave_stay')}</button>
           <button type="button" class="cms-button cms-danger" @click=${() => this.#answer('discard')}>${app.t('leave_discard')}</button>

@@ -25,8 +25,11 @@ import { sendFile } from '../upload.ts';
 import './fileupload.css';
 
 type FileItem = components['schemas']['FileItem'];
-/** The caption dialog: the file, the button that opened it (the focus goes back there), the refusal. */
-type Caption = { item: FileItem; opener: HTMLElement | null; errors: string[]; saving: boolean };
+/**
+ * The caption dialog: the file, the button that opened it (the focus goes back there), the
+ * refusal, and whether it asks about typed changes before it closes (the form's guard).
+ */
+type Caption = { item: FileItem; opener: HTMLElement | null; errors: string[]; saving: boolean; asking: boolean };
 
 let serial = 0;
 
@@ -348,7 +351,7 @@ export class CmsFileUpload extends LightElement {
   }
 
   #openCaption(item: FileItem, opener: EventTarget | null): void {
-    this.#caption = { item, opener: opener as HTMLElement | null, errors: [], saving: false };
+    this.#caption = { item, opener: opener as HTMLElement | null, errors: [], saving: false, asking: false };
     this.requestUpdate();
   }
 
@@ -362,12 +365,41 @@ export class CmsFileUpload extends LightElement {
     else this.querySelector<HTMLElement>('.cms-files-choose')?.focus();
   }
 
+  /**
+   * Esc or Cancel: a caption with typed changes asks first — Save, Discard changes, Stay — as
+   * every form does (docs/admin-ui.md, "Edits are never lost"); an unchanged one just closes.
+   */
+  #cancelCaption(event?: Event): void {
+    event?.preventDefault();
+    const caption = this.#caption;
+    const form = this.querySelector<HTMLFormElement>('.cms-files-caption-form');
+    if (!caption || !form) return;
+    const title = (form.elements.namedItem('title') as HTMLInputElement).value;
+    const description = (form.elements.namedItem('description') as HTMLTextAreaElement).value;
+    const changed = title !== (caption.item.title ?? '') || description !== (caption.item.description ?? '');
+    if (!changed || caption.asking) {
+      this.#closeCaption();
+      return;
+    }
+    caption.asking = true;
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>('.cms-files-caption-stay')?.focus());
+  }
+
+  #stayInCaption(): void {
+    if (!this.#caption) return;
+    this.#caption.asking = false;
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLInputElement>('.cms-files-caption-form input')?.focus());
+  }
+
   async #saveCaption(event: Event): Promise<void> {
     event.preventDefault();
     const caption = this.#caption;
     const view = this.#view!;
     if (!caption || caption.saving) return;
-    const form = event.currentTarget as HTMLFormElement;
+    caption.asking = false;
+    const form = this.querySelector<HTMLFormElement>('.cms-files-caption-form')!;
     const title = (form.elements.namedItem('title') as HTMLInputElement).value;
     const description = (form.elements.namedItem('description') as HTMLTextAreaElement).value;
     const { base, headers } = view.host.filesOf(view.field.name);
@@ -719,7 +751,12 @@ export class CmsFileUpload extends LightElement {
   #captionDialog(caption: Caption): TemplateResult {
     const titleId = `${this.#uid}-caption`;
     const item = caption.item;
-    return html`<dialog class="cms-dialog cms-files-dialog" aria-labelledby=${titleId} @close=${() => this.#caption && this.#closeCaption()}>
+    return html`<dialog
+      class="cms-dialog cms-files-dialog"
+      aria-labelledby=${titleId}
+      @cancel=${(event: Event) => this.#cancelCaption(event)}
+      @close=${() => this.#caption && this.#closeCaption()}
+    >
       <form class="cms-files-caption-form" @submit=${(event: Event) => void this.#saveCaption(event)}>
         <h2 id=${titleId}>${this.#t('files_caption_title', { name: item.file_name })}</h2>
         <label class="cms-label" for="${titleId}-title">${this.#t('files_caption_field_title')}</label>
@@ -727,10 +764,21 @@ export class CmsFileUpload extends LightElement {
         <label class="cms-label" for="${titleId}-description">${this.#t('files_caption_field_description')}</label>
         <textarea class="cms-input cms-textarea" id="${titleId}-description" name="description" rows="4" .value=${item.description}></textarea>
         ${caption.errors.length ? html`<p class="cms-field-error" role="alert">${caption.errors.join(' ')}</p>` : nothing}
-        <div class="cms-dialog-buttons">
-          <button type="button" class="cms-button" @click=${() => this.#closeCaption()}>${this.#t('cancel')}</button>
-          <button type="submit" class="cms-button cms-primary" ?disabled=${caption.saving}>${this.#t('files_caption_save')}</button>
-        </div>
+        ${
+          caption.asking
+            ? html`<div class="cms-files-caption-ask" role="group" aria-labelledby="${titleId}-ask">
+                <p id="${titleId}-ask"><strong>${this.#t('dialog_close_title')}</strong> ${this.#t('dialog_close_text')}</p>
+                <div class="cms-dialog-buttons">
+                  <button type="button" class="cms-button cms-files-caption-stay" @click=${() => this.#stayInCaption()}>${this.#t('leave_stay')}</button>
+                  <button type="button" class="cms-button cms-danger" @click=${() => this.#closeCaption()}>${this.#t('leave_discard')}</button>
+                  <button type="submit" class="cms-button cms-primary" ?disabled=${caption.saving}>${this.#t('leave_save')}</button>
+                </div>
+              </div>`
+            : html`<div class="cms-dialog-buttons">
+                <button type="button" class="cms-button" @click=${() => this.#cancelCaption()}>${this.#t('cancel')}</button>
+                <button type="submit" class="cms-button cms-primary" ?disabled=${caption.saving}>${this.#t('files_caption_save')}</button>
+              </div>`
+        }
       </form>
     </dialog>`;
   }
