@@ -381,6 +381,11 @@ export class CmsApp extends LightElement {
     </dialog>`;
   }
 
+  /** What to tell the admin about a failed request: the server's message, else "network error". */
+  failureMessage(error: unknown): string {
+    return error instanceof ApiError && error.message ? error.message : this.t('error_network');
+  }
+
   notFound(): TemplateResult {
     document.title = this.t('not_found_title');
     return html`<h1 tabindex="-1">${this.t('not_found_title')}</h1>

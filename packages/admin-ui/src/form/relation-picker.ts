@@ -111,7 +111,7 @@ export class CmsRelationPicker extends LightElement {
       this.status = total ? this.#app.t('relation_candidates', {}, total) : this.#app.t('relation_no_candidates');
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
-      this.message = error instanceof ApiError && error.message ? error.message : this.#app.t('error_network');
+      this.message = this.#app.failureMessage(error);
     }
     this.loading = false;
     this.requestUpdate();

@@ -98,7 +98,7 @@ export class AccountProfile extends LightElement implements LeaveGuard {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.details).length) {
         this.errors = error.details;
         await this.#focusError();
-      } else this.screen.announce(error instanceof ApiError && error.message ? error.message : app.t('error_network'), true);
+      } else this.screen.announce(app.failureMessage(error), true);
       return false;
     } finally {
       this.saving = false;
@@ -196,7 +196,7 @@ export class AccountPassword extends LightElement {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.details).length) {
         this.errors = error.details;
         await this.#focusError();
-      } else this.screen.announce(error instanceof ApiError && error.message ? error.message : app.t('error_network'), true);
+      } else this.screen.announce(app.failureMessage(error), true);
     }
     this.saving = false;
     this.requestUpdate();

@@ -36,7 +36,7 @@ export class AccountTokens extends LightElement {
     try {
       this.tokens = (await this.app.api.call<Token[]>('GET', '/account/tokens')).data;
     } catch (error) {
-      this.failure = error instanceof ApiError && error.message ? error.message : this.app.t('error_network');
+      this.failure = this.app.failureMessage(error);
     }
     this.requestUpdate();
   }
@@ -67,7 +67,7 @@ export class AccountTokens extends LightElement {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.details).length) {
         this.errors = error.details;
         await this.#focusError();
-      } else this.screen.announce(error instanceof ApiError && error.message ? error.message : app.t('error_network'), true);
+      } else this.screen.announce(app.failureMessage(error), true);
     }
     this.creating = false;
     this.requestUpdate();
@@ -117,8 +117,7 @@ export class AccountTokens extends LightElement {
       this.screen.announce(app.t('token_revoked', { name: token.name }));
     } catch (error) {
       // Already gone (revoked elsewhere): the list says so once read again.
-      if (!(error instanceof ApiError && error.status === 404))
-        this.screen.announce(error instanceof ApiError && error.message ? error.message : app.t('error_network'), true);
+      if (!(error instanceof ApiError && error.status === 404)) this.screen.announce(app.failureMessage(error), true);
     }
     await this.load();
     this.querySelector<HTMLElement>('#cms-token-name')?.focus();

@@ -172,7 +172,7 @@ export class CmsAccount extends LightElement implements Announcer {
       await this.updateComplete;
       this.querySelector<HTMLElement>('#cms-avatar-file')?.focus();
     } catch (error) {
-      this.announce(error instanceof ApiError && error.message ? error.message : app.t('error_network'), true);
+      this.announce(app.failureMessage(error), true);
     }
   }
 
@@ -195,7 +195,7 @@ export class CmsAccount extends LightElement implements Announcer {
         this.#onLanguage();
         this.announce(app.t('preferences_saved'));
       } catch (error) {
-        this.announce(error instanceof ApiError && error.message ? error.message : app.t('error_network'), true);
+        this.announce(app.failureMessage(error), true);
       }
       this.requestUpdate();
     };

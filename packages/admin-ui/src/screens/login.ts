@@ -1,5 +1,4 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { ApiError } from '../api.ts';
 import type { CmsApp } from '../app.ts';
 import { LightElement } from '../element.ts';
 
@@ -35,7 +34,7 @@ export class CmsLogin extends LightElement {
         await this.app.signedIn();
       }
     } catch (error) {
-      this.error = error instanceof ApiError && error.message ? error.message : this.app.t('error_network');
+      this.error = this.app.failureMessage(error);
       this.busy = false;
       this.requestUpdate();
       await this.updateComplete;

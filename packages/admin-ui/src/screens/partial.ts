@@ -1,4 +1,3 @@
-import { ApiError } from '../api.ts';
 import type { CmsApp } from '../app.ts';
 import { partialNodes } from '../partial.ts';
 import type { PartialView } from '../types.ts';
@@ -29,7 +28,7 @@ export class CmsPartial extends HTMLElement {
     } catch (error) {
       const text = document.createElement('p');
       text.className = 'cms-muted';
-      text.textContent = error instanceof ApiError && error.message ? error.message : this.app.t('error_network');
+      text.textContent = this.app.failureMessage(error);
       this.replaceChildren(text);
     }
   }

@@ -132,7 +132,7 @@ export class CmsRelationManager extends LightElement {
       if (say) this.host.announce(this.#app.t('relation_rows', {}, this.meta.total));
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
-      this.error = error instanceof ApiError && error.message ? error.message : this.#app.t('error_network');
+      this.error = this.#app.failureMessage(error);
     }
     this.loading = false;
     this.requestUpdate();
