@@ -198,6 +198,38 @@ test('create and update a child in the manage dialog (422 under its fields), the
   await api.dispose();
 });
 
+test("a child form uploads under its own key: the photo of a new comment goes with the comment's save", async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('rcf');
+  const id = await post(api, tag);
+  await signIn(page, `${POSTS}/update/${id}`);
+  const comments = await openComments(page);
+  await comments.getByRole('button', { name: 'Create' }).click();
+  const dialog = openDialog(page);
+  await dialog.getByLabel('Author').fill(`${tag} Flo`);
+  await dialog.getByLabel('Comment').fill('With a photo.');
+  const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+  const uploaded = page.waitForRequest(
+    (request) => request.method() === 'POST' && /\/relations\/comments\/records\/0\/files\/photo$/.test(request.url()),
+  );
+  const chooser = page.waitForEvent('filechooser');
+  await dialog.getByRole('button', { name: /choose a file/i }).click();
+  await (await chooser).setFiles({ name: 'face.png', mimeType: 'image/png', buffer: pixel });
+  const upload = await uploaded;
+  const key = upload.headers()['x-child-session-key'];
+  expect(key).toMatch(/\S{16,}/);
+  expect((await upload.response())?.status()).toBe(201);
+  await expect(dialog.getByText('face.png', { exact: true })).toBeVisible();
+  // The comment's save carries the same child key, which attaches the photo to the new comment.
+  const saved = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/relations/comments/records'));
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  expect((await saved).headers()['x-child-session-key']).toBe(key);
+  expect((await (await saved).response())?.status()).toBe(201);
+  await expect(dialog).toBeHidden();
+  await expect(comments.getByRole('table')).toContainText('With a photo.');
+  await api.dispose();
+});
+
 test('pivot edit: the quantity of an accessory, 1 to 99, a 422 shown in the dialog', async ({ page }) => {
   const api = await apiAs();
   const tag = uniqueTag('rpv');

@@ -79,7 +79,9 @@ describe('journal settings', () => {
     const res = await (await as({ [JOURNAL_PERMISSIONS.accessSettings]: 1 }, 'de')).get('settings/journal/schema');
     expect(res.status).toBe(200);
     const view = res.body.data;
-    expect(view.assets).toEqual({ scripts: [], styles: [] });
+    // The search gate is a `switch`: the core's yes/no element's script, for the application to load.
+    expect(view.assets.styles).toEqual([]);
+    expect(view.assets.scripts).toEqual([expect.stringMatching(/^\/backend\/assets\/cms\/backend\/yes-no\.js\?v=/)]);
     expect(view.name).toBe('Journal');
     expect(view.fields.map((field: { name: string; type: string; tab: string }) => [field.name, field.type, field.tab])).toEqual([
       ['rss_title', 'text', 'RSS-Feed'],

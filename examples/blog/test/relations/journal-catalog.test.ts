@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAdmin } from '../../../../test/support/app.ts';
+import { API, type TestAdmin } from '../../../../test/support/app.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
 import { POSTS, PRODUCTS, startBlogAdmin } from '../support/blog.ts';
 
@@ -30,6 +30,26 @@ describe('the relations of the journal and the catalog', () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expect(await t.sql('select post_id from journal_comments where id = ?', [child.body.data.id])).toEqual([
       { post_id: saved.body.data.id },
+    ]);
+  });
+
+  it("comments: a comment's photo uploaded in its form before the comment exists is attached by the comment's save", async () => {
+    const post = await su.post(POSTS, { title: 'With a photo', slug: `photo-${Date.now().toString(36)}` });
+    const childKey = `child-${Date.now().toString(36)}-key`;
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+    const uploaded = await t.http
+      .post(`${API}/${POSTS}/${post.body.data.id}/relations/comments/records/0/files/photo`)
+      .set('Authorization', `Bearer ${su.token}`)
+      .set('X-Child-Session-Key', childKey)
+      .attach('file_data', png, 'face.png');
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    expect(uploaded.body.data.pending).toBe(true);
+    const child = await su
+      .post(`${POSTS}/${post.body.data.id}/relations/comments/records`, { author_name: 'Flo', body: 'With a photo' })
+      .set('X-Child-Session-Key', childKey);
+    expect(child.status, JSON.stringify(child.body)).toBe(201);
+    expect(await t.sql("select attachment_id from cms_files where field = 'photo' and id = ?", [uploaded.body.data.id])).toEqual([
+      { attachment_id: child.body.data.id },
     ]);
   });
 

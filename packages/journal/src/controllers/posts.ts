@@ -142,6 +142,14 @@ export const postsController = (policy: AddressPolicy) =>
             body: { type: 'textarea', label: s('comments.fields.body'), required: true },
             // The core's yes/no type (docs/field-types.md, "switch and checkbox"): true or false only.
             is_approved: { type: 'switch', label: s('comments.fields.is_approved'), default: false },
+            // A child form's upload: held under the dialog's X-Child-Session-Key until the comment's save (docs/files.md, "Child forms").
+            photo: {
+              type: 'fileupload',
+              label: s('comments.fields.photo'),
+              mode: 'image',
+              maxFiles: 1,
+              fileTypes: ['jpg', 'jpeg', 'png', 'gif', 'webp'],
+            },
           },
         },
       },
