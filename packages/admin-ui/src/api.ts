@@ -240,7 +240,7 @@ export class Api extends EventTarget {
       if (replayed.status !== 401) return replayed;
     }
     if (optional) return response;
-    await this.#waitForSignIn();
+    await this.waitForSignIn();
     return this.#fetch(copy.clone());
   }
 
@@ -298,7 +298,11 @@ export class Api extends EventTarget {
     this.#timer = setTimeout(() => void this.refresh(), delay);
   }
 
-  #waitForSignIn(): Promise<void> {
+  /**
+   * Resolves once the admin signed in again (the sign-in dialog over the screen): for requests sent
+   * outside the client (uploads by XMLHttpRequest) whose 401 a refresh did not cure.
+   */
+  waitForSignIn(): Promise<void> {
     if (!this.#signIn) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => {

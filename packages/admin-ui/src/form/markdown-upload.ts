@@ -1,10 +1,11 @@
 import { type Api, ApiError } from '../api.ts';
+import { sendFile } from './upload.ts';
 
 /**
  * Images uploaded from the Markdown editor through the field's `uploadRoute` (docs/field-types.md,
  * "richeditor and markdown"): the request, on the admin's cookie session with `X-Requested-With`
  * like every call of the application (docs/admin-ui.md, "Calling the API"), and the text it
- * inserts. XMLHttpRequest rather than `fetch`, for the upload's progress.
+ * inserts. The request is `upload.ts`'s, the file fields' own (XMLHttpRequest, for the progress).
  */
 
 /** The image types the editor uploads: what the journal's media upload takes (docs/journal.md, "Media upload"). */
@@ -40,72 +41,30 @@ export function uploadedUrl(body: unknown): string | undefined {
   return undefined;
 }
 
-/** An answer that is no success as an `ApiError`, read like the application's calls read theirs. */
-function failure(status: number, body: unknown, requestId: string | null): ApiError {
-  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
-  if (!error || typeof error.code !== 'string') return new ApiError(status, 'malformed', '', {}, requestId);
-  return new ApiError(
-    status,
-    error.code,
-    typeof error.message === 'string' ? error.message : '',
-    (error.details ?? {}) as Record<string, string[]>,
-    requestId,
-  );
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-  requestId: string | null;
-}
-
-/** One POST of the file; `progress` gets the part sent (0 to 1), or undefined while unknown. */
-function post(route: string, file: File, progress: (part: number | undefined) => void, signal: AbortSignal): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', route);
-    request.setRequestHeader('Accept', 'application/json');
-    request.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    request.upload.addEventListener('progress', (event) => progress(event.lengthComputable ? event.loaded / event.total : undefined));
-    request.addEventListener('load', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(request.responseText);
-      } catch {
-        body = undefined;
-      }
-      resolve({ status: request.status, body, requestId: request.getResponseHeader('X-Request-Id') });
-    });
-    request.addEventListener('error', () => reject(new ApiError(0, 'network', '')));
-    request.addEventListener('abort', () => reject(new DOMException('The upload was cancelled.', 'AbortError')));
-    signal.addEventListener('abort', () => request.abort(), { once: true });
-    const body = new FormData();
-    body.append(FILE_FIELD, file, file.name);
-    request.send(body);
-  });
-}
-
 /**
- * Uploads one image through `route` on the session's cookie and answers its URL. A 401 goes
- * through the application's session handling with a call of its own (`GET /auth/me`: one refresh,
- * else the sign-in dialog over the form) and the image is sent again once the session is back. A
- * refusal is an `ApiError` (a 422's `details` name `file`).
+ * Uploads one image through `route` on the session's cookie (`sendFile`, as the file fields do:
+ * one refresh, else the sign-in dialog, then the image again) and answers its URL. A refusal is an
+ * `ApiError` (a 422's `details` name `file`).
  */
 export async function uploadImage(
-  api: Pick<Api, 'call'>,
+  api: Api,
   route: string,
   file: File,
   progress: (part: number | undefined) => void,
   signal: AbortSignal,
 ): Promise<string> {
-  let answer = await post(route, file, progress, signal);
-  if (answer.status === 401) {
-    await api.call('GET', '/auth/me', { signal });
-    answer = await post(route, file, progress, signal);
-  }
-  if (answer.status < 200 || answer.status >= 300) throw failure(answer.status, answer.body, answer.requestId);
-  const url = uploadedUrl(answer.body);
-  if (url === undefined) throw new ApiError(answer.status, 'malformed', '', {}, answer.requestId);
+  const data = await sendFile<unknown>({
+    api,
+    path: '',
+    url: route,
+    file,
+    fileName: file.name,
+    field: FILE_FIELD,
+    onProgress: (loaded, total) => progress(total > 0 ? loaded / total : undefined),
+    signal,
+  });
+  const url = uploadedUrl({ data });
+  if (url === undefined) throw new ApiError(201, 'malformed', '');
   return url;
 }
 

@@ -107,13 +107,9 @@ export async function sendFile<T>(request: SendFile): Promise<T> {
   let answer = await once(request);
   if (answer.status === 401 && (await request.api.refresh())) answer = await once(request);
   if (answer.status === 401) {
-    // The session is over: a call of the client asks for the sign-in (the dialog over the screen)
-    // and answers once the admin signed in again; then the file goes once more, with the same id.
-    try {
-      await request.api.call('GET', '/auth/me');
-    } catch {
-      return read<T>(answer);
-    }
+    // The session is over: the sign-in dialog opens over the screen; once the admin signed in
+    // again, the file goes once more, with the same id.
+    await request.api.waitForSignIn();
     answer = await once(request);
   }
   return read<T>(answer);
