@@ -413,8 +413,9 @@ export class CmsReorder extends LightElement implements LeaveGuard {
       let outcome: Outcome | undefined;
       if (key === 'ArrowUp') outcome = model.moveUp(id);
       else if (key === 'ArrowDown') outcome = model.moveDown(id);
-      else if ((key === 'ArrowRight' || (key === 'Tab' && !event.shiftKey)) && model.tree) outcome = model.indent(id);
-      else if ((key === 'ArrowLeft' || (key === 'Tab' && event.shiftKey)) && model.tree) outcome = model.outdent(id);
+      // In a flat list the side arrows say there are no levels; Tab leaves the list there (it drops).
+      else if (key === 'ArrowRight' || (key === 'Tab' && !event.shiftKey && model.tree)) outcome = model.indent(id);
+      else if (key === 'ArrowLeft' || (key === 'Tab' && event.shiftKey && model.tree)) outcome = model.outdent(id);
       else if (key === ' ' || key === 'Enter') {
         event.preventDefault();
         this.#drop();
