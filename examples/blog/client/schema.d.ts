@@ -1223,6 +1223,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cms/journal/posts/{id}/relations/{name}/records/{child}/files/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file into a child’s form of a relation of cms/journal/posts
+         * @description Needs the permissions `cms.journal.access_posts`.
+         */
+        post: operations["cms.journal.posts.relationUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cms/journal/posts/{id}/files/{field}": {
         parameters: {
             query?: never;
@@ -6211,6 +6231,64 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    "cms.journal.posts.relationUpload": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
+                "X-Session-Key"?: string;
+                /** @description The child form’s session (required). */
+                "X-Child-Session-Key": string;
+                /** @description Makes a retry answer the first upload. */
+                "X-Upload-Id"?: string;
+            };
+            path: {
+                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
+                id: number;
+                /** @description A relation managed on the form. */
+                name: "comments";
+                /** @description The child, or 0 for one not created yet. */
+                child: number;
+                /** @description A fileupload field of the child’s form. */
+                field: "photo";
+            };
+            cookie?: never;
+        };
+        /** @description One file under `file_data`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description At most 10485760 bytes.
+                     */
+                    file_data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored file, pending until the child is saved. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileItem"];
+                        meta: components["schemas"]["EmptyMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
     };
