@@ -34,6 +34,8 @@ import { createDispatch, pluginRoute, type AdapterRequest, type AdapterResponse,
 import type { AdminRegistry, AdminServices } from './context/services.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
+import { expandController } from './controllers/defaults.ts';
+import { withDefaultNavigation } from './plugins/default-navigation.ts';
 import { controllerRoutes } from './controllers/routes.ts';
 import type { Behavior, BindingOwner } from './behaviors/behavior.ts';
 import { actionsBehavior } from './behaviors/actions/behavior.ts';
@@ -187,7 +189,14 @@ export class AdminCore implements AdminServices {
 
   static async create(input: AdminConfig, options: CoreOptions = {}): Promise<AdminCore> {
     const config = resolveConfig(input);
-    const plugins = [backendPlugin, ...config.plugins];
+    // Labels defaulted from names and entities, by plugin code (docs/controllers.md, "Defaults from the entity").
+    const defaults = new Map<string, Map<string, string>>();
+    const stringsOf = (plugin: PluginDefinition) => {
+      const code = pluginCode(plugin);
+      if (!defaults.has(code)) defaults.set(code, new Map());
+      return defaults.get(code)!;
+    };
+    const plugins = [backendPlugin, ...config.plugins].map((plugin) => withDefaultNavigation(plugin, stringsOf(plugin)));
     const registry = registerPlugins(plugins, { prefix: config.prefix });
     const strings = new Strings(config.locales, config.fallbackLocale);
     for (const table of [coreStrings, uiStrings, fieldTypeStrings, markdownStrings, settingsStrings, auditStrings])
@@ -195,7 +204,6 @@ export class AdminCore implements AdminServices {
     // Each behaviour's strings (docs/architecture.md, "Behaviours").
     for (const behavior of BEHAVIORS) if (behavior.strings) strings.add('backend', behavior.strings);
     for (const plugin of config.plugins) if (plugin.strings) strings.add(pluginCode(plugin), plugin.strings);
-    checkStringsAtStartUp(config, strings.bundle(config.fallbackLocale));
     const storage = resolveStorage(input.storage, config.prefix);
     // Read once, before the database opens: a broken build stops the start like any configuration mistake.
     const ui = await loadUiBundle(config.ui);
@@ -206,7 +214,11 @@ export class AdminCore implements AdminServices {
     });
     let controllers: Map<string, ResolvedController>;
     try {
-      controllers = resolveControllers(registry, db, config);
+      controllers = resolveControllers(registry, db, config, defaults);
+      // Default labels (docs/controllers.md, "Defaults from the entity"): the fallback locale's
+      // message, under the plugin's own unless it has one; then every key is checked.
+      addDefaultStrings(strings, config.fallbackLocale, defaults);
+      checkStringsAtStartUp(config, strings.bundle(config.fallbackLocale), defaults);
     } catch (error) {
       await db.close();
       throw error;
@@ -311,7 +323,12 @@ export function registerPlugins(plugins: readonly PluginDefinition[], options: {
 }
 
 /** Checks every controller that names an entity; a navigation-only controller has no routes. */
-function resolveControllers(registry: AdminRegistry, db: Database, config: ResolvedConfig): Map<string, ResolvedController> {
+function resolveControllers(
+  registry: AdminRegistry,
+  db: Database,
+  config: ResolvedConfig,
+  defaults: Map<string, Map<string, string>>,
+): Map<string, ResolvedController> {
   const resolved = new Map<string, ResolvedController>();
   const permissionCodes = new Set(registry.permissions.keys());
   const context = {
@@ -324,13 +341,24 @@ function resolveControllers(registry: AdminRegistry, db: Database, config: Resol
   };
   for (const { address, plugin, definition } of registry.controllers.values()) {
     if (!definition.entity && !definition.list && !definition.form) continue;
-    const controller = resolveController(address, definition, { ...context, plugin: pluginCode(plugin) });
+    const code = pluginCode(plugin);
+    if (!defaults.has(code)) defaults.set(code, new Map());
+    const expanded = expandController(address, definition, { plugin: code, metadata: context.metadata, strings: defaults.get(code)! });
+    const controller = resolveController(address, expanded, { ...context, plugin: code });
     // A widget's client files are its plugin's assets, which a field's own check cannot see.
     checkWidgetAssets(controller, plugin, registry.assets);
     resolved.set(address, controller);
   }
   // Relations last: one may name another controller's list scope (docs/relations.md).
   return resolveRelations(resolved, context);
+}
+
+/** Each plugin's default labels as its fallback-locale messages, where it has none of its own. */
+function addDefaultStrings(strings: Strings, fallbackLocale: string, defaults: ReadonlyMap<string, ReadonlyMap<string, string>>): void {
+  for (const [plugin, labels] of defaults) {
+    const missing = [...labels].filter(([key]) => !strings.has(`${plugin}::${key}`));
+    if (missing.length > 0) strings.add(plugin, { [fallbackLocale]: Object.fromEntries(missing) });
+  }
 }
 
 /** Plugin aliases never shadow a built-in type: the registry refuses such a collision. */

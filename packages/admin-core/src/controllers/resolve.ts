@@ -5,7 +5,7 @@ import { checkField } from '../fields/config.ts';
 import { relationKindOf } from '../fields/relation.ts';
 import { checkList, labelPropertyFor, onlyKeys, type At, type ResolvedColumn } from './check-list.ts';
 import { isObject } from '../validation/values.ts';
-import type { ControllerConfig, FieldConfig, ListConfig, Scope } from './types.ts';
+import type { ExpandedControllerConfig as ControllerConfig, FieldConfig, ListConfig, Scope } from './types.ts';
 import { checkedScope, unknownConditionKey, type ScopePlace } from '../database/conditions.ts';
 import type { ResolvedRelation } from './relation-types.ts';
 import { checkReorder, type ResolvedReorder } from './check-reorder.ts';

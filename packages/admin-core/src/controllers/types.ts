@@ -59,6 +59,7 @@ export const ROW_STATES: readonly RowState[] = ['deleted', 'negative', 'disabled
 
 /** A list column; `R` is the related entity of a relation column (its `select` names one of its properties). */
 export interface ListColumnConfig<E = any, R = any> {
+  /** String key or text; default: the property's default label (docs/controllers.md, "Defaults from the entity"). */
   label: string;
   type?: string;
   searchable?: boolean;
@@ -94,6 +95,27 @@ export type ListFilterConfig<E = any> = {
 type ListColumns<E = any> = unknown extends E
   ? Record<string, ListColumnConfig>
   : { [K in EntityKey<E>]?: ListColumnConfig<E, K extends keyof E ? RelatedEntity<E[K]> : any> };
+
+/** Columns as declared: every key optional, defaulted from the entity's property. */
+type ColumnRecord<E = any> = unknown extends E
+  ? Record<string, Partial<ListColumnConfig>>
+  : { [K in EntityKey<E>]?: Partial<ListColumnConfig<E, K extends keyof E ? RelatedEntity<E[K]> : any>> };
+
+/**
+ * A list's columns as a plugin declares them (docs/controllers.md, "Defaults from the entity"):
+ * by property, each with any keys to override, or a list of property names and such objects in
+ * the order shown (`['title', 'starts_at', { capacity: { sortable: true } }]`).
+ */
+export type ListColumnsDeclaration<E = any> = ColumnRecord<E> | ReadonlyArray<EntityKey<E> | ColumnRecord<E>>;
+
+/** A filter as declared: `type` and `label` default from the property the filter is named after (or its `column`). */
+export type ListFilterDeclaration<E = any> = Partial<ListFilterConfig<E>>;
+
+/** A list as a plugin declares it: columns and filters may leave to the entity what it knows. */
+export type ListDeclaration<E = any> = Omit<ListConfig<E>, 'columns' | 'filters'> & {
+  columns: ListColumnsDeclaration<E>;
+  filters?: Record<string, ListFilterDeclaration<E>>;
+};
 
 /** A list (a type rather than an interface, so that code may read it as a `Record<string, unknown>`). */
 export type ListConfig<E = any> = {
@@ -309,6 +331,30 @@ type FormFields<E = any> = unknown extends E
 
 type RelatedNameFrom<R> = unknown extends R ? unknown : { nameFrom?: EntityKey<R> };
 
+/**
+ * A field whose type the entity's property gives (docs/controllers.md, "Defaults from the
+ * entity"): any key of some type; the start-up check refuses a key the defaulted type does not read.
+ */
+type UntypedField = { type?: undefined } & FieldConfigBase & { [K in OwnFieldKey]?: Exclude<OwnFieldValue<K>, undefined> };
+
+/** A field as declared: a `FieldConfig`, or without `type` where the field binds an entity property. */
+export type FieldDeclaration = FieldConfig | UntypedField;
+
+type FieldRecord<E = any> = unknown extends E
+  ? Record<string, FieldDeclaration>
+  : Record<string, FieldDeclaration> & {
+      [K in EntityKey<E>]?: FieldDeclaration & RelatedNameFrom<K extends keyof E ? RelatedEntity<E[K]> : any>;
+    };
+
+/**
+ * A form's fields as a plugin declares them: by name, or a list of property names and such
+ * objects in the order shown (`['title', 'slug', { capacity: { min: 1 } }]`).
+ */
+export type FieldsDeclaration<E = any> = FieldRecord<E> | ReadonlyArray<EntityKey<E> | FieldRecord<E>>;
+
+/** A form as a plugin declares it. */
+export type FormDeclaration<E = any> = Omit<FormConfig<E>, 'fields'> & { fields: FieldsDeclaration<E> };
+
 export interface FormConfig<E = any> {
   name?: string;
   fields: FormFields<E>;
@@ -358,8 +404,8 @@ export interface ControllerConfig<E = any> {
    * should then exclude rows where it is set (the engine does not guess).
    */
   softDelete?: EntityKey<NoInfer<E>>;
-  list?: ListConfig<NoInfer<E>>;
-  form?: FormConfig<NoInfer<E>>;
+  list?: ListDeclaration<NoInfer<E>>;
+  form?: FormDeclaration<NoInfer<E>>;
   /**
    * Which rows the list and the form see: a function of the principal, or a fixed condition
    * (checked against the entity at start-up; docs/controllers.md, "Scopes").
@@ -371,10 +417,20 @@ export interface ControllerConfig<E = any> {
   /** Partials by name (docs/partials.md). */
   partials?: Record<string, PartialConfig>;
   /** hasMany and belongsToMany relations managed by `relation-manager` fields, by relation name (docs/relations.md). */
-  relations?: { [R in EntityKey<NoInfer<E>>]?: RelationConfig<R extends keyof E ? RelatedEntity<E[R]> : any> };
+  relations?: { [R in EntityKey<NoInfer<E>>]?: RelationDeclaration<R extends keyof E ? RelatedEntity<E[R]> : any> };
   /** Drag-and-drop order of the list's records, flat or as a tree (docs/reorder.md). */
   reorder?: ReorderConfig<NoInfer<E>>;
 }
+
+/**
+ * A controller as the engine runs it: every declaration expanded with the defaults of its entity
+ * (`expandController` in controllers/defaults.ts; docs/controllers.md, "Defaults from the entity").
+ */
+export type ExpandedControllerConfig = Omit<ControllerConfig, 'list' | 'form' | 'relations'> & {
+  list?: ListConfig;
+  form?: FormConfig;
+  relations?: Record<string, RelationConfig>;
+};
 
 /** The spec's reorder keys (docs/reorder.md). */
 export interface ReorderConfig<E = any> {
@@ -404,6 +460,19 @@ interface RelationListConfig<R = any> {
   recordsPerPage?: number;
   perPageOptions?: number[];
 }
+
+/** A relation panel as declared: its columns may default from the related entity. */
+type RelationPanelDeclaration<R = any> = Omit<RelationPanelConfig<R>, 'list'> & {
+  list: Omit<RelationListConfig<R>, 'columns'> & { columns: ListColumnsDeclaration<R> };
+};
+
+/** A relation as a plugin declares it: columns and child fields may default from the related entity. */
+export type RelationDeclaration<R = any> = Omit<RelationConfig<R>, 'view' | 'manage' | 'manageForm' | 'viewForm'> & {
+  view: RelationPanelDeclaration<R>;
+  manage?: Partial<RelationPanelDeclaration<R>>;
+  manageForm?: { fields: FieldsDeclaration<R> };
+  viewForm?: { fields: FieldsDeclaration<R> };
+};
 
 export interface RelationPanelConfig<R = any> {
   list: RelationListConfig<R>;

@@ -196,6 +196,10 @@ export const CONFIG_ERROR_CODES = {
     'a field names a type that is neither built in nor registered by a plugin',
     'Use a built-in type, or register a plugin field type under that alias.',
   ],
+  field_type_required: [
+    'a field or filter declares no type and its property implies none',
+    'Set `type`, or bind the field to a property whose column gives one (docs/controllers.md, "Defaults from the entity").',
+  ],
   field_type_value_invalid: ['a plugin field type definition has the wrong shape', 'Declare the type with the documented keys.'],
   field_type_key_unknown: ['a plugin field type definition has an unknown key', 'Fix the typo; the message lists the known keys.'],
   field_type_alias_invalid: [

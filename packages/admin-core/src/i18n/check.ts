@@ -65,6 +65,12 @@ export interface StringCheckInput {
   fallbackLocale: string;
   production: boolean;
   logger: Logger;
+  /**
+   * Labels defaulted from entities, by plugin code: key to the fallback locale's text
+   * (docs/controllers.md, "Defaults from the entity"). Present in the fallback locale; a
+   * translation that lacks some is one warning per plugin naming them.
+   */
+  defaults?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 /** At most this many problems are named in one message; the rest are counted. */
@@ -88,10 +94,24 @@ export function checkPluginStrings(input: StringCheckInput): void {
     if (core) return locale === fallbackLocale ? core.has(key) : undefined;
     const table = tables.get(namespace);
     if (!table) return false;
+    if (locale === fallbackLocale && input.defaults?.get(namespace)?.has(key)) return true;
     if (!Object.hasOwn(table, locale)) return locale === fallbackLocale ? false : undefined;
     return Object.hasOwn(table[locale]!, key);
   };
   const used = new Map<string, Set<string>>();
+  for (const plugin of plugins) {
+    const defaulted = [...(input.defaults?.get(plugin.code)?.keys() ?? [])];
+    if (defaulted.length > 0) used.set(plugin.code, new Set(defaulted));
+    for (const locale of locales) {
+      if (locale === fallbackLocale || !Object.hasOwn(plugin.strings ?? {}, locale)) continue;
+      const lacking = defaulted.filter((key) => !Object.hasOwn(plugin.strings![locale]!, key)).sort();
+      if (lacking.length > 0)
+        logger.warn(
+          `plugin "${plugin.code}": the "${locale}" strings lack ${lacking.length} label${lacking.length === 1 ? '' : 's'} defaulted from the entity (the "${fallbackLocale}" text is served): ${listed(lacking)}`,
+          { plugin: plugin.code, locale, lacking },
+        );
+    }
+  }
   for (const plugin of plugins) {
     const missing: string[] = [];
     const absentLocales = new Set<string>();
@@ -152,6 +172,7 @@ export function checkStringsAtStartUp(
     logger: Logger;
   },
   fallbackBundle: Readonly<Record<string, unknown>>,
+  defaults?: ReadonlyMap<string, ReadonlyMap<string, string>>,
 ): void {
   const backend = new Set(
     Object.keys(fallbackBundle)
@@ -165,5 +186,6 @@ export function checkStringsAtStartUp(
     fallbackLocale: config.fallbackLocale,
     production: config.production,
     logger: config.logger,
+    ...(defaults ? { defaults } : {}),
   });
 }

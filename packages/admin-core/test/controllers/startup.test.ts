@@ -287,7 +287,17 @@ const refusals: Array<[string, Patch, string, ConfigErrorCode]> = [
   ],
   ['an unknown list key', (c) => (list(c).colums = {}), 'list.colums', 'controller_key_unknown'],
   ['an unknown column key', (c) => (list(c).columns.title.sortabel = true), 'list.columns.title.sortabel', 'controller_key_unknown'],
-  ['a column without a label', (c) => delete list(c).columns.title.label, 'list.columns.title.label', 'controller_value_invalid'],
+  ['a column with an empty label', (c) => (list(c).columns.title.label = ''), 'list.columns.title.label', 'controller_value_invalid'],
+  ['a column listed by a number', (c) => (list(c).columns = ['title', 7]), 'list.columns.1', 'controller_value_invalid'],
+  ['a column listed twice', (c) => (list(c).columns = ['title', { title: {} }]), 'list.columns.title', 'controller_value_invalid'],
+  ['a field without a type of no property', (c) => (fields(c).subtitle = {}), 'form.fields.subtitle', 'controller_property_unknown'],
+  ['a field without a type on a json column', (c) => (fields(c).perms = {}), 'form.fields.perms', 'field_type_required'],
+  [
+    'a defaulted field with a key of another type',
+    (c) => (fields(c).count = { preset: { field: 'title', type: 'slug' } }),
+    'form.fields.count.preset',
+    'field_key_unknown',
+  ],
   ['a column of no property', (c) => (list(c).columns.subtitle = { label: 'S' }), 'list.columns.subtitle', 'controller_property_unknown'],
   [
     'a searchable column that is not text',
@@ -507,7 +517,7 @@ describe('start-up validation of controllers', () => {
     const config = { name: 'things', entity: Thing, form: { fields: { title: { type: 'text' } } } } satisfies ControllerConfig;
     const defined = defineController(config);
     expect(defined).toBe(config);
-    expectTypeOf(defined.form?.fields.title?.type).toEqualTypeOf<string | undefined>();
+    expectTypeOf(config.form.fields.title.type).toEqualTypeOf<'text'>();
     // Hooks see the entity's own type.
     defineController({
       name: 'things',
