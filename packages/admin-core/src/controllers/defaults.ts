@@ -277,6 +277,6 @@ export function expandController(address: string, config: ControllerConfig, ctx:
   return expanded as ExpandedControllerConfig;
 }
 
-/** A controller's title (its list's, its navigation entry's): `{plugin}::{controller}.title`, by default its humanized name. */
+/** A controller's title (its list's, its navigation entry's): `{plugin}::titles.{controller}`, by default its humanized name. */
 export const controllerTitle = (ctx: Pick<ExpandContext, 'plugin' | 'strings'>, controller: string): string =>
-  defaultLabel(ctx as ExpandContext, `${controller}.title`, humanize(controller));
+  defaultLabel(ctx as ExpandContext, `titles.${controller}`, humanize(controller));

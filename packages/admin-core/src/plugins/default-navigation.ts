@@ -4,7 +4,7 @@ import type { PluginDefinition } from './define.ts';
 /**
  * A plugin that declares no `navigation` gets one group with its controllers (docs/plugin-guide.md,
  * "Keys"): the group opens the first, the side menu lists each by its list title. Labels are the
- * plugin's string keys `navigation.{name}` and `{controller}.title`, whose fallback-locale text
+ * plugin's string keys `navigation.{name}` and `titles.{controller}`, whose fallback-locale text
  * defaults to the humanized names (recorded in `strings`, key to text).
  */
 export function withDefaultNavigation(plugin: PluginDefinition, strings: Map<string, string>): PluginDefinition {

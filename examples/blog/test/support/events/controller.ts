@@ -1,41 +1,34 @@
 import { defineController } from '@cms/admin-core';
 import { Event } from './entities.ts';
-import { s } from './strings.ts';
 
 export const eventsController = defineController({
   name: 'events',
   entity: Event,
   permissions: ['acme.events.manage'],
   list: {
-    title: s('events.title'),
-    columns: {
-      title: { label: s('events.name'), searchable: true, sortable: true },
-      starts_at: { label: s('events.starts_at'), type: 'datetime', sortable: true },
-      status: { label: s('events.status') },
-    },
-    defaultSort: { column: 'starts_at', direction: 'desc' },
+    columns: [{ title: { searchable: true, sortable: true }, starts_at: { sortable: true } }, 'venue', 'is_public'],
+    filters: { is_public: {} },
+    defaultSort: { column: 'starts_at', direction: 'asc' },
   },
   form: {
-    fields: {
-      title: { type: 'text', label: s('events.name'), required: true },
-      starts_at: { type: 'datepicker', label: s('events.starts_at'), mode: 'datetime' },
-      capacity: { type: 'number', label: s('events.capacity'), min: 1, max: 10000 },
-      sessions: { type: 'relation-manager', label: s('events.sessions'), relation: 'sessions' },
-    },
+    fields: [
+      'title',
+      { slug: { preset: { field: 'title', type: 'slug' } } },
+      'starts_at',
+      { ends_at: { after: 'starts_at' }, capacity: { min: 1, max: 10000 } },
+      'is_public',
+      'venue',
+      { poster: { type: 'fileupload', mode: 'image' }, speakers: {} },
+    ],
   },
   relations: {
-    sessions: {
-      view: { list: { columns: { title: { label: s('events.name'), searchable: true } } } },
-      manageForm: { fields: { title: { type: 'text', label: s('events.name'), required: true } } },
-    },
+    speakers: { view: { list: { columns: ['name'] }, toolbarButtons: ['create', 'update', 'delete'] }, manageForm: { fields: ['name'] } },
   },
-  actions: {
-    record: {
-      publish: {
-        label: s('events.publish'),
-        appliesTo: (event) => event.status !== 'published',
-        run: (event) => void (event.status = 'published'),
-      },
+  hooks: {
+    // A new event without a capacity takes the default of the settings.
+    beforeSave: async (event, ctx) => {
+      if (ctx.mode === 'create' && event.capacity == null)
+        event.capacity = Number((await ctx.settings!('events')).default_capacity) || null;
     },
   },
 });

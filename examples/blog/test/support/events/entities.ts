@@ -1,25 +1,27 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-/** An event; its sessions are a hasMany relation (docs/plugin-guide.md, "The smallest complete plugin"). */
 export const Event = defineEntity({
   name: 'AcmeEvent',
   tableName: 'acme_events_events',
   properties: {
     id: p.integer().primary(),
     title: p.string().length(200),
-    starts_at: p.datetime().nullable(),
-    status: p.enum(['draft', 'published'] as const).default('draft'),
+    slug: p.string().length(200).unique(),
+    starts_at: p.datetime(),
+    ends_at: p.datetime(),
     capacity: p.integer().nullable(),
-    sessions: () => p.oneToMany(Session).mappedBy('event'),
+    is_public: p.boolean().default(false),
+    venue: p.string().length(200).nullable(),
+    speakers: () => p.oneToMany(Speaker).mappedBy('event'),
   },
 });
 
-export const Session = defineEntity({
-  name: 'AcmeEventSession',
-  tableName: 'acme_events_sessions',
+export const Speaker = defineEntity({
+  name: 'AcmeEventSpeaker',
+  tableName: 'acme_events_speakers',
   properties: {
     id: p.integer().primary(),
-    event: () => p.manyToOne(Event).fieldName('event_id').nullable().deleteRule('cascade').index(),
-    title: p.string().length(200),
+    event: () => p.manyToOne(Event).nullable().deleteRule('cascade').index(),
+    name: p.string().length(200),
   },
 });

@@ -9,27 +9,28 @@ export class EventsInit extends Migration {
     this.addSql(`create table "acme_events_events" (
       "id" serial primary key,
       "title" varchar(200) not null,
-      "starts_at" timestamptz null,
-      "status" text not null default 'draft',
-      "capacity" int null
+      "slug" varchar(200) not null,
+      "starts_at" timestamptz not null,
+      "ends_at" timestamptz not null,
+      "capacity" int null,
+      "is_public" boolean not null default false,
+      "venue" varchar(200) null
     )`);
-    this.addSql(`create table "acme_events_sessions" (
+    this.addSql(`alter table "acme_events_events" add constraint "acme_events_events_slug_unique" unique ("slug")`);
+    this.addSql(`create table "acme_events_speakers" (
       "id" serial primary key,
       "event_id" int null,
-      "title" varchar(200) not null
+      "name" varchar(200) not null
     )`);
-    this.addSql(`create index "acme_events_sessions_event_id_index" on "acme_events_sessions" ("event_id")`);
+    this.addSql(`create index "acme_events_speakers_event_id_index" on "acme_events_speakers" ("event_id")`);
     this.addSql(
-      `alter table "acme_events_events" add constraint "acme_events_events_status_check" check ("status" in ('draft', 'published'))`,
-    );
-    this.addSql(
-      `alter table "acme_events_sessions" add constraint "acme_events_sessions_event_id_foreign" foreign key ("event_id") references "acme_events_events" ("id") on delete cascade`,
+      `alter table "acme_events_speakers" add constraint "acme_events_speakers_event_id_foreign" foreign key ("event_id") references "acme_events_events" ("id") on delete cascade`,
     );
   }
 
   override down(): void {
-    this.addSql(`alter table "acme_events_sessions" drop constraint "acme_events_sessions_event_id_foreign"`);
+    this.addSql(`alter table "acme_events_speakers" drop constraint "acme_events_speakers_event_id_foreign"`);
     this.addSql(`drop table if exists "acme_events_events" cascade`);
-    this.addSql(`drop table if exists "acme_events_sessions" cascade`);
+    this.addSql(`drop table if exists "acme_events_speakers" cascade`);
   }
 }
