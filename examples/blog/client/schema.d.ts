@@ -5644,7 +5644,7 @@ export interface operations {
                 /** @description A record id. */
                 id: number;
                 /** @description A record action. */
-                action: "publish" | "archive";
+                action: "publish" | "archive" | "duplicate";
             };
             cookie?: never;
         };

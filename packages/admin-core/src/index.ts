@@ -31,6 +31,7 @@ export {
   type RelationDeclaration,
   type Scope,
   type ScopeContext,
+  type WriteContext,
   type SaveContext,
   type Condition,
   type RowState,
@@ -54,6 +55,12 @@ export {
   type WidgetActionDefinition,
   type WidgetActionInput,
   type WidgetActionOutcome,
+  type ActionFiles,
+  type ActionFile,
+  type ActionFileInput,
+  type ActionRecordRef,
+  type DuplicateConfig,
+  type DuplicateOptions,
 } from './behaviors/actions/types.ts';
 export type { PartialConfig, PartialContext, PartialNode, PartialView } from './behaviors/partials/types.ts';
 export { partialMarkdown, type MarkdownBudget } from './behaviors/partials/markdown.ts';

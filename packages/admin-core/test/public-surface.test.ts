@@ -73,7 +73,11 @@ const EXPECTED: Record<keyof typeof ENTRIES, { values: string[]; types: string[]
     ],
     types: [
       'ActionContext',
+      'ActionFile',
+      'ActionFileInput',
+      'ActionFiles',
       'ActionOutcome',
+      'ActionRecordRef',
       'AdminConfig',
       'AdminMetadata',
       'AdminRequest',
@@ -92,6 +96,8 @@ const EXPECTED: Record<keyof typeof ENTRIES, { values: string[]; types: string[]
       'ControllerHooks',
       'DefinedStrings',
       'DatabaseConfig',
+      'DuplicateConfig',
+      'DuplicateOptions',
       'ErrorCode',
       'ErrorDetails',
       'ErrorKind',
@@ -173,6 +179,7 @@ const EXPECTED: Record<keyof typeof ENTRIES, { values: string[]; types: string[]
       'WidgetActionDefinition',
       'WidgetActionInput',
       'WidgetActionOutcome',
+      'WriteContext',
     ],
   },
   '@cms/admin-core/adapter': {

@@ -72,10 +72,49 @@ describe('journal post actions', () => {
       confirm: 'Archive this post? It stays in the list but is no longer public.',
       danger: true,
     };
-    expect((await publisher.get(`${POSTS}/${draft}`)).body.meta.actions).toEqual([{ name: 'publish', label: 'Publish' }, archive]);
-    expect((await editor.get(`${POSTS}/${draft}`)).body.meta.actions).toEqual([archive]);
-    expect((await publisher.get(`${POSTS}/${archived}`)).body.meta.actions).toEqual([{ name: 'publish', label: 'Publish' }]);
-    expect((await editor.get(`${POSTS}/${archived}`)).body.meta.actions).toEqual([]);
+    // The built-in `duplicate` comes after the declared ones (docs/actions.md, "Duplicate").
+    const duplicate = { name: 'duplicate', label: 'Duplicate' };
+    expect((await publisher.get(`${POSTS}/${draft}`)).body.meta.actions).toEqual([
+      { name: 'publish', label: 'Publish' },
+      archive,
+      duplicate,
+    ]);
+    expect((await editor.get(`${POSTS}/${draft}`)).body.meta.actions).toEqual([archive, duplicate]);
+    expect((await publisher.get(`${POSTS}/${archived}`)).body.meta.actions).toEqual([{ name: 'publish', label: 'Publish' }, duplicate]);
+    expect((await editor.get(`${POSTS}/${archived}`)).body.meta.actions).toEqual([duplicate]);
+  });
+
+  it('duplicate: an editor copies a published post as a draft under a new slug, with its categories', async () => {
+    const published = await post('published', '2024-01-01T00:00:00Z');
+    const [category] = await t.sql<{ id: number }>(`insert into journal_categories (name, slug) values ('Dup', ?) returning id`, [
+      `dup-${published}`,
+    ]);
+    const pivot = await t.sql<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_name like 'journal_post%categor%'`,
+    );
+    await t.sql(`insert into ${pivot[0]!.table_name} (post_id, category_id) values (?, ?)`, [published, category!.id]);
+    await t.sql('update journal_posts set tags = ? where id = ?', [JSON.stringify(['harbour', 'night']), published]);
+    const res = await editor.post(`${POSTS}/${published}/actions/duplicate`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const copyId = res.body.data.data.id as number;
+    expect(res.body.data).toEqual({ fill: {}, message: 'Duplicated.', data: { id: copyId, redirect: `${POSTS}/update/${copyId}` } });
+    const [original] = await t.sql<{ title: string; slug: string }>('select title, slug from journal_posts where id = ?', [published]);
+    const [copy] = await t.sql<{ title: string; slug: string; status: string; published_at: unknown }>(
+      'select title, slug, status, published_at from journal_posts where id = ?',
+      [copyId],
+    );
+    expect(copy).toEqual({ title: `${original!.title} (copy)`, slug: `${original!.slug}-copy`, status: 'draft', published_at: null });
+    // `tags` (a JSON column with `onCreate`) is copied; only timestamps are the entity's own.
+    const tags = await t.sql<{ tags: unknown }>('select tags from journal_posts where id in (?, ?) order by id', [published, copyId]);
+    expect(tags[1]!.tags).toEqual(tags[0]!.tags);
+    const links = await t.sql(`select category_id from ${pivot[0]!.table_name} where post_id = ?`, [copyId]);
+    expect(links).toEqual([{ category_id: category!.id }]);
+    // The copy's slug is taken now: a second copy is a 422 on the slug, nothing written.
+    const before = await snapshot(t, tables);
+    const again = await editor.post(`${POSTS}/${published}/actions/duplicate`);
+    expectError(again, 422, 'validation_failed');
+    expect(Object.keys(again.body.error.details)).toEqual(['slug']);
+    expect(await snapshot(t, tables)).toEqual(before);
   });
 
   it('bulk publish: gated by publish_posts, counts the posts it published', async () => {

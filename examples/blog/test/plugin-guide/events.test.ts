@@ -131,6 +131,20 @@ describe('acme/events (docs/plugin-quickstart.md)', () => {
     expect((await editor.get(speakers)).body.data.map((speaker: { name: string }) => speaker.name)).toEqual(['Ada']);
   });
 
+  it('duplicates an event with its speakers and poster, as a draft under a new slug', async () => {
+    const [row] = await admin.sql<{ id: number }>("select id from acme_events_events where slug = 'launch'");
+    const copied = await editor.post(`${EVENTS}/${row!.id}/actions/duplicate`);
+    expect(copied.status, copied.text).toBe(200);
+    const copy = (await editor.get(`${EVENTS}/${copied.body.data.id}`)).body.data;
+    expect(copy).toMatchObject({ title: 'Launch party', slug: 'launch-copy', is_public: false, capacity: 300 });
+    const speakers = await editor.get(`${EVENTS}/${copy.id}/relations/speakers`);
+    expect(speakers.body.data.map((speaker: { name: string }) => speaker.name)).toEqual(['Ada']);
+    const posters = await editor.get(`${EVENTS}/${copy.id}/files/poster`);
+    expect(posters.body.data).toEqual([expect.objectContaining({ file_name: 'poster.png' })]);
+    const original = await editor.get(`${EVENTS}/${row!.id}/files/poster`);
+    expect(posters.body.data[0].url).not.toBe(original.body.data[0].url);
+  });
+
   it('fits in 110 hand-written lines (docs/plugin-quickstart.md, "How long it is")', () => {
     expect(handWrittenLines()).toBeLessThanOrEqual(110);
   });

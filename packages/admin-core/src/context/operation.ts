@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../auth/principal.ts';
-import type { ScopeContext } from '../controllers/types.ts';
+import type { WriteContext } from '../controllers/types.ts';
 import type { AdminServices } from './services.ts';
 import { retryTransient } from './retry.ts';
 
@@ -41,8 +41,8 @@ export interface OperationContext extends RequestContext {
   readonly principal: Principal;
   /** How the credential came: a Bearer header or the session cookie. */
   readonly transport: 'bearer' | 'cookie';
-  /** What scopes and hooks see: the principal and an entity manager (the request's by default). */
-  scope(em?: EntityManager): ScopeContext;
+  /** What scopes and hooks see: the principal, an entity manager (the request's by default), `afterCommit` and `settings`. */
+  scope(em?: EntityManager): WriteContext;
 }
 
 export function requestContext(services: AdminServices, locale: string, requestId: string, ip: string): RequestContext {

@@ -25,6 +25,60 @@ export interface ActionContext {
   settings(code: string): Promise<Record<string, unknown>>;
   /** Runs `task` once the action's transaction has committed, never if it rolls back (docs/controllers.md, "After the commit"). */
   afterCommit(task: () => void | Promise<void>): void;
+  /**
+   * The files of the controller's fileupload fields, read and written in the action's transaction
+   * (docs/actions.md, "Files"): new blobs are deleted again when it rolls back, replaced ones
+   * once it has committed.
+   */
+  files: ActionFiles;
+}
+
+/** A file of a record's fileupload field as `ctx.files` answers it: the FileItem of the file routes (docs/files.md, "Routes"). */
+export interface ActionFile {
+  id: number;
+  file_name: string;
+  file_size: number;
+  content_type: string;
+  title: string;
+  description: string;
+  sort_order: number;
+  created_at: string;
+  pending: boolean;
+  /** Public files only. */
+  url?: string;
+  /** Public images only. */
+  thumb_url?: string;
+}
+
+/** A record of the action's controller: the entity (flushed: it has its `id`) or its id. */
+export type ActionRecordRef = { id?: unknown } | number;
+
+/** A file an action attaches: its name decides its type, as an upload's (docs/files.md, "Uploads"). */
+export interface ActionFileInput {
+  name: string;
+  data: Buffer | Uint8Array;
+  title?: string;
+  description?: string;
+}
+
+/**
+ * `ctx.files` (docs/actions.md, "Files"): the files of the action's controller. A field that is
+ * not a fileupload field of the controller is a programming error (an `Error`, opaque 500).
+ */
+export interface ActionFiles {
+  /** The record's files of `field`, in their order. */
+  list(record: ActionRecordRef, field: string): Promise<ActionFile[]>;
+  /**
+   * Attaches a file as an upload would, with the field's rules (types, size, the image guard,
+   * attachOne replaces, a full attachMany refuses with a 422 on the field); one `file` audit row.
+   */
+  attach(record: ActionRecordRef, field: string, file: ActionFileInput): Promise<ActionFile>;
+  /**
+   * Copies the files of `from` to `to` (every fileupload field, or only `field`): each blob and its
+   * thumbnails are copied under new keys, never shared; captions and order are kept. An attachOne
+   * field of `to` loses its file; more files than `maxFiles` is a 422 on the field.
+   */
+  copy(from: ActionRecordRef, to: ActionRecordRef, field?: string): Promise<ActionFile[]>;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { ResolvedController, ResolvedField } from './resolve.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { offeredBulkActions } from './action-bulk.ts';
+import { recordActionEntries } from './duplicate-config.ts';
 import { BUILTIN_TOOLBAR_BUTTONS, type BulkAction, type RecordAction, type ToolbarAction } from './action-config.ts';
 
 /*
@@ -22,7 +23,8 @@ export function recordActionsFor(
 ): RecordAction[] {
   const t = (key: string) => ctx.t(key);
   const actions: RecordAction[] = [];
-  for (const [name, action] of Object.entries(controller.config.actions?.record ?? {})) {
+  // The declared ones, then the built-in `duplicate` when the controller opts in (docs/actions.md, "Duplicate").
+  for (const [name, action] of recordActionEntries(controller.config)) {
     if (!hasPermissions(ctx.principal, action.permissions)) continue;
     if (action.appliesTo && !action.appliesTo(record)) continue;
     actions.push({

@@ -59,6 +59,7 @@ const CONTROLLER_KEYS = [
   'partials',
   'relations',
   'reorder',
+  'duplicate',
 ];
 const FORM_KEYS = ['name', 'fields', 'redirects', 'messages', 'preview'];
 const FORM_MESSAGE_KEYS = ['create', 'deleteConfirm', 'deleted', 'edit', 'preview', 'saved', 'update'];

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Collection, EntitySchema, Reference } from '@mikro-orm/core';
 import type { Principal } from '../auth/principal.ts';
 import type { ControllerActions } from './action-config.ts';
+import type { DuplicateConfig } from './duplicate-config.ts';
 import type { PartialConfig } from './partial-config.ts';
 
 /**
@@ -49,6 +50,12 @@ export interface ScopeContext {
    * action's `ctx.settings`. Absent where nothing writes.
    */
   settings?: (code: string) => Promise<Record<string, unknown>>;
+}
+
+/** What the hooks receive (every write has both; docs/controllers.md, "After the commit"). */
+export interface WriteContext extends ScopeContext {
+  afterCommit: (task: () => void | Promise<void>) => void;
+  settings: (code: string) => Promise<Record<string, unknown>>;
 }
 
 /** Who sees which rows: `undefined` means every row, `NO_ROWS` none. */
@@ -368,7 +375,7 @@ export interface FormConfig<E = any> {
   preview?: { headerPartial: string };
 }
 
-export interface SaveContext extends ScopeContext {
+export interface SaveContext extends WriteContext {
   mode: 'create' | 'update';
   /** The validated values of the request, keyed by field name (virtual fields included). */
   values: Record<string, unknown>;
@@ -385,7 +392,7 @@ export interface ControllerHooks<E = Record<string, unknown>> {
   beforeSave?: (record: E, ctx: SaveContext) => void | Promise<void>;
   /** Runs inside the save transaction after the flush. */
   afterSave?: (record: E, ctx: SaveContext) => void | Promise<void>;
-  beforeDelete?: (record: E, ctx: ScopeContext) => void | Promise<void>;
+  beforeDelete?: (record: E, ctx: WriteContext) => void | Promise<void>;
 }
 
 export interface ControllerConfig<E = any> {
@@ -420,6 +427,8 @@ export interface ControllerConfig<E = any> {
   relations?: { [R in EntityKey<NoInfer<E>>]?: RelationDeclaration<R extends keyof E ? RelatedEntity<E[R]> : any> };
   /** Drag-and-drop order of the list's records, flat or as a tree (docs/reorder.md). */
   reorder?: ReorderConfig<NoInfer<E>>;
+  /** The built-in record action `duplicate`: `true` or its options (docs/actions.md, "Duplicate"). */
+  duplicate?: DuplicateConfig<NoInfer<E>>;
 }
 
 /**

@@ -156,7 +156,7 @@ export const CONFIG_ERROR_CODES = {
     'Declare the pivot entity and name its scalar columns.',
   ],
   action_name_invalid: ['an action name is not a valid URL segment', 'Use letters, digits, "_" and "-", starting with a letter.'],
-  action_name_reserved: ['a toolbar action is named like a built-in button', 'Give the action another name.'],
+  action_name_reserved: ['an action is named like a built-in button or action', 'Give the action another name.'],
   action_duplicate: ['a bulk action or toolbar button is listed twice', 'List each once.'],
   action_unknown: ['a list, toolbar or widget names an action that is not registered', 'Register the action, or remove the reference.'],
   action_unreachable: [

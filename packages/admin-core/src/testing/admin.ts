@@ -26,9 +26,34 @@ export interface TestResponse {
   text: string;
 }
 
+/**
+ * What `client.request(method, path, options)` and `admin.fetch` send (docs/plugin-guide.md,
+ * "Requests with headers and uploads"):
+ *
+ * ```ts
+ * // A multipart upload: `fetch` sets the boundary's Content-Type itself.
+ * const form = new FormData();
+ * form.append('file_data', new Blob([pngBytes], { type: 'image/png' }), 'cover.png');
+ * await editor.request('POST', 'acme/events/events/12/files/cover', { body: form, headers: { 'X-Upload-Id': 'u-1' } });
+ * // Before the first save: held under the form's session key, attached by the create sent with it.
+ * await editor.request('POST', 'acme/events/events/0/files/cover', { body: form, headers: { 'X-Session-Key': 'form-1' } });
+ * await editor.request('POST', 'acme/events/events', { body: { title: 'Launch' }, headers: { 'X-Session-Key': 'form-1' } });
+ * ```
+ */
 export interface TestRequestOptions {
-  /** JSON body (sent with `Content-Type: application/json`), or a `FormData` (multipart). */
+  /**
+   * A JSON body (any value but a `FormData`: encoded with `JSON.stringify` and sent with
+   * `Content-Type: application/json` unless `headers` names one), or a `FormData` sent as
+   * `multipart/form-data` (files as `Blob`s under their field name, `file_data` for uploads).
+   * Absent: no body.
+   */
   body?: unknown;
+  /**
+   * Request headers, over the client's own (`Authorization` and, with `locale`, `Accept-Language`:
+   * a header given here wins). For example `X-Session-Key` (deferred bindings and pending uploads,
+   * docs/relations.md "Deferred bindings"), `X-Child-Session-Key`, `X-Upload-Id`, `If-Match`,
+   * `X-Requested-With` (toolbar and widget actions).
+   */
   headers?: Record<string, string>;
   /** Query parameters; arrays repeat the parameter. */
   query?: Record<string, string | number | boolean | ReadonlyArray<string | number>>;

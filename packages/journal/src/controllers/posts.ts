@@ -158,4 +158,9 @@ export const postsController = (policy: AddressPolicy) =>
     hooks: searchHooks(policy),
     actions: postActions(policy),
     partials: postPartials,
+    // The built-in record action (docs/actions.md, "Duplicate"): a draft copy under a new slug, with
+    // its categories and files; the comments stay with the original.
+    duplicate: {
+      values: { title: (title) => `${title} (copy)`, slug: (slug) => `${slug}-copy`, status: 'draft', published_at: null },
+    },
   });

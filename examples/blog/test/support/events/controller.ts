@@ -24,11 +24,11 @@ export const eventsController = defineController({
   relations: {
     speakers: { view: { list: { columns: ['name'] }, toolbarButtons: ['create', 'update', 'delete'] }, manageForm: { fields: ['name'] } },
   },
+  duplicate: { values: { slug: (slug) => `${slug}-copy`, is_public: false }, children: ['speakers'] },
   hooks: {
     // A new event without a capacity takes the default of the settings.
     beforeSave: async (event, ctx) => {
-      if (ctx.mode === 'create' && event.capacity == null)
-        event.capacity = Number((await ctx.settings!('events')).default_capacity) || null;
+      if (ctx.mode === 'create' && event.capacity == null) event.capacity = Number((await ctx.settings('events')).default_capacity) || null;
     },
   },
 });

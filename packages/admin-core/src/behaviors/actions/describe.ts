@@ -3,6 +3,7 @@ import { object, string } from '../../schema/json.ts';
 import { headerParam, idParam, jsonBody, namedParam, ok, type RouteSchema } from '../../schema/route.ts';
 import { ref } from '../../schema/types.ts';
 import { offeredBulkActions } from '../../controllers/action-bulk.ts';
+import { recordActionEntries } from '../../controllers/duplicate-config.ts';
 
 /*
  * The descriptions of the action routes (docs/actions.md; docs/openapi.md, "Operations"). An
@@ -16,7 +17,14 @@ const operationId = (controller: ResolvedController, name: string) => `${control
 export const describeRecordAction = (controller: ResolvedController): RouteSchema => ({
   id: operationId(controller, 'recordAction'),
   summary: `Run a record action of ${controller.address}`,
-  parameters: [idParam(), namedParam('action', 'A record action.', Object.keys(controller.config.actions?.record ?? {}))],
+  parameters: [
+    idParam(),
+    namedParam(
+      'action',
+      'A record action.',
+      recordActionEntries(controller.config).map(([name]) => name),
+    ),
+  ],
   success: ok('The action\u2019s answer; `fill` is empty.', ref('AdminActionResult')),
   errors: [403, 404, 409],
 });

@@ -1,4 +1,5 @@
 import { offeredBulkActions } from '../../controllers/action-bulk.ts';
+import { recordActionEntries } from '../../controllers/duplicate-config.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import { Validation } from '../../errors/index.ts';
 import { ok } from '../../http/envelope.ts';
@@ -30,7 +31,8 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
   const hasList = controller.config.singleton !== true && controller.config.list !== undefined;
   // A route exists only where something can answer it: elsewhere the path is the JSON 404 of any unknown route.
   const routes: RouteDefinition[] = [];
-  if (Object.keys(actions.record ?? {}).length > 0) {
+  // The built-in `duplicate` is a record action too (docs/actions.md, "Duplicate").
+  if (recordActionEntries(controller.config).length > 0) {
     routes.push(
       route({
         method: 'POST',

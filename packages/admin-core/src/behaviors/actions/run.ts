@@ -12,6 +12,9 @@ import { loadRecord } from '../form/record.ts';
 import { encodeData, encodedSize, messageOf } from './result.ts';
 import { recordAudit } from '../../audit/record.ts';
 import { WIDGET_PAYLOAD_MAX_BYTES, type ActionContext, type AdminActionResult, type BulkActionResult } from './types.ts';
+import { actionTransaction, type ActionFileStore } from './files.ts';
+import { isBuiltinDuplicate, runDuplicate } from './duplicate.ts';
+import { duplicateOptions } from '../../controllers/duplicate-config.ts';
 
 /**
  * The operations behind the action routes (docs/actions.md): each finds the action (404), checks
@@ -20,8 +23,8 @@ import { WIDGET_PAYLOAD_MAX_BYTES, type ActionContext, type AdminActionResult, t
  * `AdminError` keeps its status, any other error is an opaque 500.
  */
 
-/** What an action receives besides its input, built from the request's context and the transaction's em. */
-function actionContext(ctx: OperationContext, em: EntityManager): ActionContext {
+/** What an action receives besides its input, built from the request's context, the transaction's em and its file store. */
+function actionContext(ctx: OperationContext, em: EntityManager, files: ActionFileStore): ActionContext {
   return {
     em,
     principal: ctx.principal,
@@ -30,6 +33,7 @@ function actionContext(ctx: OperationContext, em: EntityManager): ActionContext 
     // Through the transaction's connection: the embedded database has one, a second would wait for it.
     settings: (code) => ctx.services.settings.values(code, em),
     afterCommit: (task) => ctx.afterCommit(em, task),
+    files,
   };
 }
 
@@ -58,13 +62,19 @@ export async function runRecordAction(
   input: { id: number; action: string },
   ctx: OperationContext,
 ): Promise<AdminActionResult> {
+  // The built-in `duplicate` (docs/actions.md, "Duplicate"): gated as any record action.
+  if (isBuiltinDuplicate(controller, input.action)) {
+    gate(ctx.principal, duplicateOptions(controller.config)!.permissions);
+    if (!isRecordId(input.id)) throw NotFound();
+    return runDuplicate(controller, input.id, ctx);
+  }
   const action = recordAction(controller, input.action, ctx.principal);
   // An id from code is checked as the path is: anything but a record id names no record.
   if (!isRecordId(input.id)) throw NotFound();
-  return ctx.transaction(async (em) => {
+  return actionTransaction(controller, ctx, async (em, files) => {
     const record = await loadRecord(controller, input.id, ctx.scope(em), { lock: true });
     if (action.appliesTo && !action.appliesTo(record)) throw Conflict('action_not_applicable');
-    const outcome = (await action.run(record, actionContext(ctx, em))) ?? {};
+    const outcome = (await action.run(record, actionContext(ctx, em, files))) ?? {};
     await recordAudit(em, ctx, { action: 'action', target: controller.address, recordIds: [input.id], detail: `record:${input.action}` });
     return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
   });
@@ -90,10 +100,10 @@ export async function runBulkAction(
 ): Promise<BulkActionResult> {
   const action = bulkAction(controller, input.action, ctx.principal);
   checkRecordIds(input.ids, ctx.t);
-  return ctx.transaction(async (em) => {
+  return actionTransaction(controller, ctx, async (em, files) => {
     const records = await lockScopedSelection(controller, input.ids, em, ctx.principal);
     if (records.length === 0) return { affected: 0, message: ctx.t('backend::actions.bulk_none') };
-    const outcome = (await action.run(records, actionContext(ctx, em))) ?? {};
+    const outcome = (await action.run(records, actionContext(ctx, em, files))) ?? {};
     const affected = outcome.affected ?? records.length;
     if (!Number.isSafeInteger(affected) || affected < 0)
       throw new Error(`bulk action "${input.action}" answered affected=${String(affected)}; expected a whole number of 0 or more`);
@@ -120,13 +130,17 @@ export async function runToolbarAction(
   ctx: OperationContext,
 ): Promise<AdminActionResult> {
   const action = toolbarAction(controller, input.action, ctx.principal);
-  const work = async (em: EntityManager) => {
-    const outcome = (await action.run(actionContext(ctx, em))) ?? {};
-    await recordAudit(em, ctx, { action: 'action', target: controller.address, detail: `toolbar:${input.action}` });
-    return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
-  };
   // `transaction: false`: the request's entity manager, each query on its own (no connection held while it waits).
-  return action.transaction === false ? work(ctx.em()) : ctx.transaction(work);
+  return actionTransaction(
+    controller,
+    ctx,
+    async (em, files) => {
+      const outcome = (await action.run(actionContext(ctx, em, files))) ?? {};
+      await recordAudit(em, ctx, { action: 'action', target: controller.address, detail: `toolbar:${input.action}` });
+      return { fill: {}, message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };
+    },
+    { transaction: action.transaction !== false },
+  );
 }
 
 /** The `type: widget` form field named in the path and its action, or 404 / 403. */
@@ -184,10 +198,10 @@ export async function runWidgetAction(
   const { body } = input;
   const { field, action } = widgetAction(controller, input.field, ctx.principal);
   checkWidgetRequest(body, ctx);
-  return ctx.transaction(async (em) => {
+  return actionTransaction(controller, ctx, async (em, files) => {
     const record = body.record_id === undefined ? undefined : await loadRecord(controller, body.record_id, ctx.scope(em), { lock: true });
     const actionInput = { ...(record ? { record } : {}), values: fillOf(field, body.values), payload: body.payload };
-    const outcome = (await action.run(actionInput, actionContext(ctx, em))) ?? {};
+    const outcome = (await action.run(actionInput, actionContext(ctx, em, files))) ?? {};
     const recordIds = body.record_id === undefined ? [] : [body.record_id];
     await recordAudit(em, ctx, { action: 'action', target: controller.address, recordIds, detail: `widget:${field.config.action}` });
     return { fill: fillOf(field, outcome.fill), message: messageOf(ctx, outcome.message), ...encodeData(outcome.data) };

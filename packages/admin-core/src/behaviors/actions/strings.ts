@@ -9,6 +9,8 @@ export const actionStrings: StringTable = {
     'actions.payload_too_large': 'The payload may be at most {size} once encoded as JSON.',
     'actions.body_empty_object': 'This action takes no input: send the body {} (an empty JSON object).',
     'errors.action_not_applicable': 'This action does not apply to this record.',
+    'actions.duplicate': 'Duplicate',
+    'actions.duplicated': 'Duplicated.',
   },
   de: {
     'actions.done': 'Erledigt.',
@@ -17,5 +19,7 @@ export const actionStrings: StringTable = {
     'actions.payload_too_large': 'Die Nutzlast darf als JSON höchstens {size} groß sein.',
     'actions.body_empty_object': 'Diese Aktion erwartet keine Eingabe: Senden Sie den Inhalt {} (ein leeres JSON-Objekt).',
     'errors.action_not_applicable': 'Diese Aktion ist für diesen Datensatz nicht anwendbar.',
+    'actions.duplicate': 'Duplizieren',
+    'actions.duplicated': 'Dupliziert.',
   },
 };

@@ -11,7 +11,12 @@ export type {
   WidgetActionOutcome,
   WidgetActionDefinition,
   ControllerActions,
+  ActionFiles,
+  ActionFile,
+  ActionFileInput,
+  ActionRecordRef,
 } from '../../controllers/action-config.ts';
+export type { DuplicateConfig, DuplicateOptions } from '../../controllers/duplicate-config.ts';
 export { defineActions, BUILTIN_TOOLBAR_BUTTONS } from '../../controllers/action-config.ts';
 
 /** AdminActionResult (docs/actions.md, "Keys of each kind" and "Record actions"). */
