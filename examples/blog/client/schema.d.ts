@@ -471,26 +471,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/backend/admins/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/backend/admins
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.admins.partial"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/backend/roles/schema/form": {
         parameters: {
             query?: never;
@@ -523,46 +503,6 @@ export interface paths {
          * @description Needs the permissions `cms.backend.manage_admins`.
          */
         get: operations["cms.backend.roles.listSchema"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/backend/roles/fields/{field}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a relation field of cms/backend/roles
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.roles.fieldOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/backend/roles/filters/{scope}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a scope filter of cms/backend/roles
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.roles.filterOptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -643,26 +583,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/backend/roles/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/backend/roles
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.roles.partial"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/backend/audit/schema/form": {
         parameters: {
             query?: never;
@@ -703,26 +623,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/backend/audit/fields/{field}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a relation field of cms/backend/audit
-         * @description Needs the permissions `cms.backend.view_audit`.
-         */
-        get: operations["cms.backend.audit.fieldOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/backend/audit/filters/{scope}/options": {
         parameters: {
             query?: never;
@@ -755,26 +655,6 @@ export interface paths {
          * @description Needs the permissions `cms.backend.view_audit`.
          */
         get: operations["cms.backend.audit.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/backend/audit/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/backend/audit
-         * @description Needs the permissions `cms.backend.view_audit`.
-         */
-        get: operations["cms.backend.audit.partial"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1119,30 +999,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/journal/posts/{id}/relations/{name}/pivot/{child}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Pivot values of a linked row of a relation of cms/journal/posts
-         * @description Needs the permissions `cms.journal.access_posts`.
-         */
-        get: operations["cms.journal.posts.relationPivot"];
-        /**
-         * Edit pivot values of a linked row of a relation of cms/journal/posts
-         * @description Needs the permissions `cms.journal.access_posts`.
-         */
-        put: operations["cms.journal.posts.relationSavePivot"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/journal/posts/{id}/relations/{name}/link": {
         parameters: {
             query?: never;
@@ -1411,26 +1267,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/journal/categories/filters/{scope}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a scope filter of cms/journal/categories
-         * @description Needs the permissions `cms.journal.access_categories`.
-         */
-        get: operations["cms.journal.categories.filterOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/journal/categories": {
         parameters: {
             query?: never;
@@ -1503,26 +1339,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/journal/categories/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/journal/categories
-         * @description Needs the permissions `cms.journal.access_categories`.
-         */
-        get: operations["cms.journal.categories.partial"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/journal/categories/reorder": {
         parameters: {
             query?: never;
@@ -1579,46 +1395,6 @@ export interface paths {
          * @description Needs the permissions `acme.catalog.manage_products`.
          */
         get: operations["acme.catalog.products.listSchema"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/acme/catalog/products/fields/{field}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a relation field of acme/catalog/products
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        get: operations["acme.catalog.products.fieldOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/acme/catalog/products/filters/{scope}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a scope filter of acme/catalog/products
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        get: operations["acme.catalog.products.filterOptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1819,30 +1595,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/acme/catalog/products/{id}/relations/{name}/records/{child}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Show a child of a relation of acme/catalog/products
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        get: operations["acme.catalog.products.relationShow"];
-        /**
-         * Update a child of a relation of acme/catalog/products
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        put: operations["acme.catalog.products.relationUpdate"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/acme/catalog/products/{id}/relations/{name}/pivot/{child}": {
         parameters: {
             query?: never;
@@ -1901,46 +1653,6 @@ export interface paths {
          * @description Needs the permissions `acme.catalog.manage_products`.
          */
         post: operations["acme.catalog.products.relationUnlink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/acme/catalog/products/{id}/relations/{name}/delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Delete children of a relation of acme/catalog/products
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        post: operations["acme.catalog.products.relationDelete"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/acme/catalog/products/{id}/relations/{name}/records": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a child of a relation of acme/catalog/products
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        post: operations["acme.catalog.products.relationCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2099,46 +1811,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/acme/catalog/storefront/fields/{field}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a relation field of acme/catalog/storefront
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        get: operations["acme.catalog.storefront.fieldOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/acme/catalog/storefront/filters/{scope}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a scope filter of acme/catalog/storefront
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        get: operations["acme.catalog.storefront.filterOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/acme/catalog/storefront/singleton": {
         parameters: {
             query?: never;
@@ -2151,26 +1823,6 @@ export interface paths {
          * @description The first record in the form scope, created from the defaults when the table is empty. Needs the permissions `acme.catalog.manage_products`.
          */
         get: operations["acme.catalog.storefront.singleton"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/acme/catalog/storefront/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of acme/catalog/storefront
-         * @description Needs the permissions `acme.catalog.manage_products`.
-         */
-        get: operations["acme.catalog.storefront.partial"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4643,38 +4295,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.backend.admins.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.backend.roles.formSchema": {
         parameters: {
             query?: never;
@@ -4727,77 +4347,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.roles.fieldOptions": {
-        parameters: {
-            query?: {
-                /** @description Matched case-insensitively in the label. */
-                search?: string;
-                /** @description The page, from 1. */
-                page?: number;
-                /** @description The page size. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A writable relation field. */
-                field: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationOption"][];
-                        meta: components["schemas"]["ListMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.roles.filterOptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A scope filter of the list. */
-                scope: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The filter’s options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FilterOption"][];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5019,38 +4568,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.backend.roles.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.backend.audit.formSchema": {
         parameters: {
             query?: never;
@@ -5103,45 +4620,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.audit.fieldOptions": {
-        parameters: {
-            query?: {
-                /** @description Matched case-insensitively in the label. */
-                search?: string;
-                /** @description The page, from 1. */
-                page?: number;
-                /** @description The page size. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A writable relation field. */
-                field: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationOption"][];
-                        meta: components["schemas"]["ListMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5218,38 +4696,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.audit.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -5982,91 +5428,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.journal.posts.relationPivot": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
-                "X-Session-Key"?: string;
-            };
-            path: {
-                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
-                id: number;
-                /** @description A relation managed on the form. */
-                name: "comments";
-                /** @description A linked row. */
-                child: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The pivot values (`pivot.form` fields). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: unknown;
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.journal.posts.relationSavePivot": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
-                "X-Session-Key"?: string;
-            };
-            path: {
-                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
-                id: number;
-                /** @description A relation managed on the form. */
-                name: "comments";
-                /** @description A linked row. */
-                child: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description The pivot values. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: unknown;
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.journal.posts.relationLink": {
         parameters: {
             query?: never;
@@ -6682,38 +6043,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.journal.categories.filterOptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A scope filter of the list. */
-                scope: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The filter’s options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FilterOption"][];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.journal.categories.list": {
         parameters: {
             query?: {
@@ -6931,38 +6260,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.journal.categories.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.journal.categories.reorder": {
         parameters: {
             query?: never;
@@ -7076,77 +6373,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.products.fieldOptions": {
-        parameters: {
-            query?: {
-                /** @description Matched case-insensitively in the label. */
-                search?: string;
-                /** @description The page, from 1. */
-                page?: number;
-                /** @description The page size. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A writable relation field. */
-                field: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationOption"][];
-                        meta: components["schemas"]["ListMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.products.filterOptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A scope filter of the list. */
-                scope: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The filter’s options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FilterOption"][];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -7618,85 +6844,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "acme.catalog.products.relationShow": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
-                "X-Session-Key"?: string;
-            };
-            path: {
-                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
-                id: number;
-                /** @description A relation managed on the form. */
-                name: "accessories";
-                /** @description A child (a member of the relation). */
-                child: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The child. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.products.relationUpdate": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
-                "X-Session-Key"?: string;
-                /** @description The child form’s own session: its uploads are committed by the child’s save. */
-                "X-Child-Session-Key"?: string;
-            };
-            path: {
-                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
-                id: number;
-                /** @description A relation managed on the form. */
-                name: "accessories";
-                /** @description A child (a member of the relation). */
-                child: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description The saved child. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "acme.catalog.products.relationPivot": {
         parameters: {
             query?: never;
@@ -7860,89 +7007,6 @@ export interface operations {
                         data: components["schemas"]["RelationRemoveResult"];
                         meta: components["schemas"]["EmptyMeta"];
                     };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.products.relationDelete": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
-                "X-Session-Key"?: string;
-            };
-            path: {
-                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
-                id: number;
-                /** @description A relation managed on the form. */
-                name: "accessories";
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminRelationIdsRequest"];
-            };
-        };
-        responses: {
-            /** @description How many children were deleted (all or nothing). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationRemoveResult"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.products.relationCreate": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The form session: changes are held as deferred bindings until the record is saved with the same key. */
-                "X-Session-Key"?: string;
-                /** @description The child form’s own session: its uploads are committed by the child’s save. */
-                "X-Child-Session-Key"?: string;
-            };
-            path: {
-                /** @description The record id, or 0 before its first save (then `X-Session-Key` is required). */
-                id: number;
-                /** @description A relation managed on the form. */
-                name: "accessories";
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description The created child. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
                 };
             };
             401: components["responses"]["Error401"];
@@ -8337,77 +7401,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "acme.catalog.storefront.fieldOptions": {
-        parameters: {
-            query?: {
-                /** @description Matched case-insensitively in the label. */
-                search?: string;
-                /** @description The page, from 1. */
-                page?: number;
-                /** @description The page size. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A writable relation field. */
-                field: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationOption"][];
-                        meta: components["schemas"]["ListMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.storefront.filterOptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A scope filter of the list. */
-                scope: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The filter’s options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FilterOption"][];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "acme.catalog.storefront.singleton": {
         parameters: {
             query?: never;
@@ -8426,38 +7419,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["acme.catalog.storefront.RecordEnvelope"];
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "acme.catalog.storefront.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
                 };
             };
             401: components["responses"]["Error401"];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
 import { bearer } from '../../../../test/support/auth.ts';
 import { signIn } from '../../../../test/support/client.ts';
+import { expectListsExactlyWhatAnswers } from '../../../../test/support/openapi-answered.ts';
 import { DocumentChecker, expectBaseline } from '../../../../test/support/openapi-document.ts';
 import { POSTS, PRODUCTS, startBlogAdmin } from '../support/blog.ts';
 
@@ -46,6 +47,10 @@ describe("the example app's OpenAPI document", () => {
     expect(t.core.openapi.undescribed).toEqual([]);
     expect(described).toContain(`get /${POSTS}`);
     expect(described).toContain(`post /${PRODUCTS}/{id}/fields/color/upload`);
+  });
+
+  it('lists for each controller exactly the routes it answers (docs/openapi.md, "Operations")', () => {
+    expect(expectListsExactlyWhatAnswers(t.core)).toBeGreaterThan(30);
   });
 
   it('lists 429 with `Retry-After` on the colour type\u2019s upload, whose handler runs its image work through `imageWork`', () => {

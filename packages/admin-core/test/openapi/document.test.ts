@@ -7,6 +7,7 @@ import { partialsPlugin } from '../fixtures/partials.ts';
 import { relationsPlugin } from '../fixtures/relations.ts';
 import { prefsPlugin } from '../fixtures/settings.ts';
 import { API, startTestAdmin, TEST_SECRET, type TestAdmin } from '../../../../test/support/app.ts';
+import { expectListsExactlyWhatAnswers } from '../../../../test/support/openapi-answered.ts';
 import { DocumentChecker, expectBaseline } from '../../../../test/support/openapi-document.ts';
 
 /*
@@ -54,6 +55,12 @@ describe('the OpenAPI document', () => {
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);
     expect(document.servers).toEqual([{ url: API, description: expect.any(String) }]);
+  });
+
+  it('lists for each controller exactly the routes it answers (docs/openapi.md, "Operations")', () => {
+    // Partials only where declared, pivot routes only beside a pivot form, each relation write only
+    // where a toolbar declares it, options only where a field or a scope filter can answer, …
+    expect(expectListsExactlyWhatAnswers(t.core)).toBeGreaterThan(100);
   });
 
   it('names no secret, no password value and no internal table', () => {

@@ -471,26 +471,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/backend/admins/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/backend/admins
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.admins.partial"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/backend/roles/schema/form": {
         parameters: {
             query?: never;
@@ -523,46 +503,6 @@ export interface paths {
          * @description Needs the permissions `cms.backend.manage_admins`.
          */
         get: operations["cms.backend.roles.listSchema"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/backend/roles/fields/{field}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a relation field of cms/backend/roles
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.roles.fieldOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/backend/roles/filters/{scope}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a scope filter of cms/backend/roles
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.roles.filterOptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -643,26 +583,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/backend/roles/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/backend/roles
-         * @description Needs the permissions `cms.backend.manage_admins`.
-         */
-        get: operations["cms.backend.roles.partial"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/backend/audit/schema/form": {
         parameters: {
             query?: never;
@@ -703,26 +623,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/backend/audit/fields/{field}/options": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Options of a relation field of cms/backend/audit
-         * @description Needs the permissions `cms.backend.view_audit`.
-         */
-        get: operations["cms.backend.audit.fieldOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/backend/audit/filters/{scope}/options": {
         parameters: {
             query?: never;
@@ -755,26 +655,6 @@ export interface paths {
          * @description Needs the permissions `cms.backend.view_audit`.
          */
         get: operations["cms.backend.audit.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/backend/audit/partials/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Render a partial of cms/backend/audit
-         * @description Needs the permissions `cms.backend.view_audit`.
-         */
-        get: operations["cms.backend.audit.partial"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2833,38 +2713,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.backend.admins.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.backend.roles.formSchema": {
         parameters: {
             query?: never;
@@ -2917,77 +2765,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.roles.fieldOptions": {
-        parameters: {
-            query?: {
-                /** @description Matched case-insensitively in the label. */
-                search?: string;
-                /** @description The page, from 1. */
-                page?: number;
-                /** @description The page size. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A writable relation field. */
-                field: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationOption"][];
-                        meta: components["schemas"]["ListMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.roles.filterOptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A scope filter of the list. */
-                scope: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The filter’s options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["FilterOption"][];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3209,38 +2986,6 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
-    "cms.backend.roles.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
     "cms.backend.audit.formSchema": {
         parameters: {
             query?: never;
@@ -3293,45 +3038,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.audit.fieldOptions": {
-        parameters: {
-            query?: {
-                /** @description Matched case-insensitively in the label. */
-                search?: string;
-                /** @description The page, from 1. */
-                page?: number;
-                /** @description The page size. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                /** @description A writable relation field. */
-                field: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of options. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RelationOption"][];
-                        meta: components["schemas"]["ListMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };
@@ -3408,38 +3114,6 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
-            422: components["responses"]["Error422"];
-            500: components["responses"]["Error500"];
-        };
-    };
-    "cms.backend.audit.partial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A partial of the controller. */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The rendered node tree. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["PartialView"];
-                        meta: components["schemas"]["EmptyMeta"];
-                    };
-                };
-            };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             500: components["responses"]["Error500"];
         };

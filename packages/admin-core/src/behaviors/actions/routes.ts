@@ -58,7 +58,9 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
       }),
     );
   }
-  if (hasList && Object.keys(actions.toolbar ?? {}).length > 0) {
+  // A toolbar action answers only where the list's toolbar lists it (`toolbarAction`).
+  const toolbar = actions.toolbar ?? {};
+  if (hasList && (controller.list.toolbar?.buttons ?? []).some((name) => Object.hasOwn(toolbar, name))) {
     routes.push(
       route({
         method: 'POST',
@@ -77,7 +79,8 @@ export function actionRoutes(controller: ResolvedController, route: ControllerRo
       }),
     );
   }
-  if ([...controller.fields.values()].some((field) => field.type.name === 'widget')) {
+  // A widget field answers only when it names an action (`widgetAction`); a display-only widget has no route.
+  if ([...controller.fields.values()].some((field) => field.type.name === 'widget' && typeof field.config.action === 'string')) {
     routes.push(
       route({
         method: 'POST',

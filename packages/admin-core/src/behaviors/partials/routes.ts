@@ -9,9 +9,11 @@ import { renderPartial } from './render.ts';
 /**
  * `GET /{ctl}/partials/{name}` (docs/partials.md): the controller's permissions apply (`route`
  * adds them), `id` is the only query parameter, and the answer is a PartialView in the success
- * envelope. Registered for every controller: an unregistered name is the 404 of `renderPartial`.
+ * envelope. Registered only where `partials` declares one (an undeclared name is the 404 of
+ * `renderPartial`); without partials the path is the JSON 404 of any unknown route.
  */
 export function partialRoutes(controller: ResolvedController, route: ControllerRoute): RouteDefinition[] {
+  if (Object.keys(controller.config.partials ?? {}).length === 0) return [];
   return [
     route({
       method: 'GET',
