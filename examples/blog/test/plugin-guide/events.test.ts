@@ -135,8 +135,8 @@ describe('acme/events (docs/plugin-quickstart.md)', () => {
     const [row] = await admin.sql<{ id: number }>("select id from acme_events_events where slug = 'launch'");
     const copied = await editor.post(`${EVENTS}/${row!.id}/actions/duplicate`);
     expect(copied.status, copied.text).toBe(200);
-    console.log(JSON.stringify(copied.body));
-    const copy = (await editor.get(`${EVENTS}/${copied.body.data.id}`)).body.data;
+    expect(copied.body.data).toMatchObject({ message: 'Duplicated.', data: { redirect: expect.stringContaining('/update/') } });
+    const copy = (await editor.get(`${EVENTS}/${copied.body.data.data.id}`)).body.data;
     expect(copy).toMatchObject({ title: 'Launch party', slug: 'launch-copy', is_public: false, capacity: 300 });
     const speakers = await editor.get(`${EVENTS}/${copy.id}/relations/speakers`);
     expect(speakers.body.data.map((speaker: { name: string }) => speaker.name)).toEqual(['Ada']);

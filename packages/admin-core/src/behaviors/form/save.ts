@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Collection } from '@mikro-orm/core';
+import { FlushMode, type Collection, type EntityProperty } from '@mikro-orm/core';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import { AdminError, Forbidden, NotFound, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
@@ -12,6 +12,7 @@ import { containsNul } from '../../fields/common.ts';
 import { writeRefusal } from '../../fields/write.ts';
 import { isPlainObject } from '../../validation/values.ts';
 import { saveViolation } from './constraints.ts';
+import { storedKeyValues, uniqueKeys, uniqueRefusals, type UniqueKey } from './unique.ts';
 import { encodeRecord, loadRecord, type RecordAnswer } from './record.ts';
 import { inContext } from '../../fields/context.ts';
 import { changedFields, storedFieldValues } from '../../audit/changes.ts';
@@ -51,8 +52,9 @@ export interface SaveInput {
 /**
  * The refusals of one save, collected over every step before the flush (docs/controllers.md,
  * "One round of refusals"): unknown and read-only keys, field decode errors, cross-field rules,
- * fields' `validate`, and the `beforeSave` hook's `Validation`. Answered together: a 403 when any
- * refusal is `forbidden` (those alone, before anything is written), else one 422.
+ * fields' `validate`, the `beforeSave` hook's `Validation` and taken unique values (docs/controllers.md,
+ * "Unique values"). Answered together: a 403 when any refusal is `forbidden` (those alone, before
+ * anything is written), else one 422.
  */
 class Refusals {
   readonly #refusals: Array<{ field: string; message: string; code: FieldErrorCode; forbidden: boolean }> = [];
@@ -207,28 +209,58 @@ async function checkRules(
   for (const name of Object.keys(decoded.virtual)) if (refusals.fields.has(name)) delete decoded.virtual[name];
 }
 
+/** A hook's `Validation` as refusals of the round. */
+function joinHookRefusal(error: AdminError, refusals: Refusals): void {
+  for (const [field, messages] of Object.entries(error.details))
+    for (const message of messages) refusals.add(field, message, error.code as FieldErrorCode);
+  if (!Object.keys(error.details).length) refusals.add('body', error.messageKey, error.code as FieldErrorCode);
+}
+
 /**
  * Runs `beforeSave`; its `Validation` refusals join the others. When the save already has
  * refusals, the hook ran on incomplete values: anything else it throws (a `TypeError` over a
- * missing value, say) gives way to the 422 of those refusals, except a 403.
+ * missing value, say) gives way to the 422 of those refusals, except a 403. A `Validation` of a
+ * save with no refusals yet is answered: the unique checks may still join it (`saveRecord`).
  */
 async function beforeSave(
   controller: ResolvedController,
   target: Record<string, unknown>,
   saveCtx: SaveContext,
   refusals: Refusals,
-): Promise<void> {
+): Promise<AdminError | undefined> {
   try {
     await controller.config.hooks?.beforeSave?.(target, saveCtx);
   } catch (error) {
-    if (error instanceof AdminError && error.kind === 'validation' && refusals.any) {
-      for (const [field, messages] of Object.entries(error.details))
-        for (const message of messages) refusals.add(field, message, error.code as FieldErrorCode);
-      if (!Object.keys(error.details).length) refusals.add('body', error.messageKey, error.code as FieldErrorCode);
-      return;
+    if (error instanceof AdminError && error.kind === 'validation') {
+      if (!refusals.any) return error;
+      joinHookRefusal(error, refusals);
+      return undefined;
     }
     if (error instanceof AdminError || !refusals.any) throw error;
   }
+  return undefined;
+}
+
+/**
+ * Values another row already holds (docs/controllers.md, "Unique values"), checked on the values
+ * the save writes (after `beforeSave`), as refusals of the round. The hook's lone `Validation` is
+ * answered as it is when no unique value is refused, else it joins them.
+ */
+async function checkUniques(
+  controller: ResolvedController,
+  unique: { keys: UniqueKey[]; stored?: Map<EntityProperty, unknown> },
+  target: Record<string, unknown>,
+  body: Record<string, unknown>,
+  hookError: AdminError | undefined,
+  em: EntityManager,
+  ctx: OperationContext,
+  refusals: Refusals,
+): Promise<void> {
+  const sent = new Set(Object.keys(body).filter((name) => !refusals.fields.has(name)));
+  const taken = await uniqueRefusals(controller, unique.keys, target, unique.stored, sent, em);
+  if (hookError && !taken.length) throw hookError;
+  if (hookError) joinHookRefusal(hookError, refusals);
+  for (const field of taken) refusals.add(field, ctx.t('backend::validation.unique'));
 }
 
 /** Decoded values keyed by entity property; relations as ids (MikroORM turns them into references). */
@@ -302,6 +334,11 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       let target: Record<string, unknown>;
       const previous = record ? storedScalars(controller, record) : undefined;
       const before = record ? await storedFieldValues(record, decoded.values.keys(), ctx.services.config.locales) : undefined;
+      const keys = await uniqueKeys(controller, em);
+      const unique = { keys, ...(record ? { stored: storedKeyValues(keys, record, em) } : {}) };
+      // Until the flush, queries (the hook's, the unique checks) see the rows as stored before this
+      // save: the record being saved is not flushed by them (docs/controllers.md, "Hooks").
+      em.setFlushMode(FlushMode.COMMIT);
       if (record) {
         await initCollections(record, decoded.values);
         em.assign(record as never, data as never);
@@ -312,11 +349,14 @@ export async function saveRecord(controller: ResolvedController, input: SaveInpu
       const values = { ...Object.fromEntries([...decoded.values].map(([f, v]) => [f.name, v])), ...decoded.virtual };
       const saveCtx: SaveContext = { ...scopeCtx, mode, values, ...(previous ? { previous } : {}) };
       // The hook runs on the values that decoded, even when some were refused: its refusals join the round.
-      await beforeSave(controller, target, saveCtx, refusals);
+      const hookError = await beforeSave(controller, target, saveCtx, refusals);
+      await checkUniques(controller, unique, target, body, hookError, em, ctx, refusals);
       const refused = refusals.error();
       if (refused) throw refused;
       em.persist(target);
       await em.flush();
+      // After the save's own flush, hooks and relation steps flush as usual.
+      em.setFlushMode(undefined);
       await controller.config.hooks?.afterSave?.(target, saveCtx);
       await input.afterFlush?.(em, target);
       const key =
