@@ -128,6 +128,22 @@ test('record actions: a confirmed danger action runs and the form shows the new 
   await api.dispose();
 });
 
+test('duplicate: the built-in record action opens the copy, saying so', async ({ page }) => {
+  const api = await apiAs();
+  const tag = uniqueTag('dup');
+  const post = await api.post(`${API}/cms/journal/posts`, { data: { title: `${tag} post`, slug: tag, status: 'published' } });
+  const id = (await post.json()).data.id as number;
+  await signIn(page, `${POSTS}/update/${id}`);
+  await page.getByRole('group', { name: 'Record actions' }).getByRole('button', { name: 'Duplicate' }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/update/${id}$`));
+  await expect(page).toHaveURL(/\/update\/\d+$/);
+  await expect(page.locator('.cms-status')).toContainText('Duplicated.');
+  await expect(page.getByLabel('Title')).toHaveValue(`${tag} post (copy)`);
+  const copy = Number(page.url().split('/').pop());
+  expect((await (await api.get(`${API}/cms/journal/posts/${copy}`)).json()).data).toMatchObject({ slug: `${tag}-copy`, status: 'draft' });
+  await api.dispose();
+});
+
 test('the colour picker of the catalog plugin edits its field through the element protocol', async ({ page }) => {
   const api = await apiAs();
   const tag = uniqueTag('col');

@@ -138,6 +138,11 @@ function expandFields(
 ): Record<string, FieldConfig> {
   const fields: Record<string, FieldConfig> = {};
   for (const [name, field] of entriesOf(at, where, declared, 'field')) {
+    // A partial shows its own content: without a label it has none, as written.
+    if (field.type === 'partial') {
+      fields[name] = field as FieldConfig;
+      continue;
+    }
     const label = field.label ?? defaultLabel(ctx, `${prefix}.${name}`, humanize(name));
     if (field.type !== undefined) {
       fields[name] = { ...field, label } as FieldConfig;

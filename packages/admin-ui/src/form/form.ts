@@ -617,8 +617,20 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     const id = this.recordId;
     if (id === undefined) return;
     try {
-      const answer = await this.app.api.call<{ message?: string }>('POST', `/${this.ctl}/${id}/actions/${action.name}`);
-      this.announce(answer.data.message || this.app.t('action_done'));
+      const answer = await this.app.api.call<{ message?: string; data?: { redirect?: unknown } }>(
+        'POST',
+        `/${this.ctl}/${id}/actions/${action.name}`,
+      );
+      const done = answer.data.message || this.app.t('action_done');
+      // An action that made another record (duplicate) names it: open it (docs/admin-ui.md, "Forms").
+      const redirect = answer.data.data?.redirect;
+      const target = typeof redirect === 'string' ? targetPath(redirect, this.app.boot.prefix, { ctl: this.ctl, id }) : undefined;
+      if (target && target !== location.pathname) {
+        this.app.flash(done);
+        this.app.navigate(target);
+        return;
+      }
+      this.announce(done);
       // The action may have changed the record: read it again, keeping what the admin typed.
       const record = await this.app.api.call<Values>('GET', `/${this.ctl}/${id}`);
       this.actions = (record.meta.actions ?? []) as RecordAction[];
