@@ -33,10 +33,10 @@ const LAYERS = [
     'behaviors/list',
     'behaviors/form',
     'behaviors/reorder',
-    'behaviors/actions',
-    'behaviors/partials',
     'behaviors/uploads',
     'behaviors/files',
+    'behaviors/actions',
+    'behaviors/partials',
     'behaviors/relations',
   ],
   // The local API.

@@ -34,8 +34,7 @@ import { createDispatch, pluginRoute, type AdapterRequest, type AdapterResponse,
 import type { AdminRegistry, AdminServices } from './context/services.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveController, type ResolvedController } from './controllers/resolve.ts';
-import { expandController } from './controllers/defaults.ts';
-import { withDefaultNavigation } from './plugins/default-navigation.ts';
+import { expandController, withDefaultNavigation } from './controllers/defaults.ts';
 import { controllerRoutes } from './controllers/routes.ts';
 import type { Behavior, BindingOwner } from './behaviors/behavior.ts';
 import { actionsBehavior } from './behaviors/actions/behavior.ts';

@@ -1,6 +1,7 @@
 import type { EntityMetadata, EntityProperty, MetadataStorage } from '@mikro-orm/core';
 import { ConfigError } from '../errors/config.ts';
 import { isObject } from '../validation/values.ts';
+import type { PluginDefinition } from '../plugins/define.ts';
 import type {
   ControllerConfig,
   ExpandedControllerConfig,
@@ -140,7 +141,7 @@ function expandFields(
   for (const [name, field] of entriesOf(at, where, declared, 'field')) {
     // A partial shows its own content: without a label it has none, as written.
     if (field.type === 'partial') {
-      fields[name] = field as FieldConfig;
+      fields[name] = field as unknown as FieldConfig;
       continue;
     }
     const label = field.label ?? defaultLabel(ctx, `${prefix}.${name}`, humanize(name));
@@ -283,5 +284,36 @@ export function expandController(address: string, config: ControllerConfig, ctx:
 }
 
 /** A controller's title (its list's, its navigation entry's): `{plugin}::titles.{controller}`, by default its humanized name. */
-export const controllerTitle = (ctx: Pick<ExpandContext, 'plugin' | 'strings'>, controller: string): string =>
+const controllerTitle = (ctx: Pick<ExpandContext, 'plugin' | 'strings'>, controller: string): string =>
   defaultLabel(ctx as ExpandContext, `titles.${controller}`, humanize(controller));
+
+/**
+ * A plugin that declares no `navigation` gets one group with its controllers (docs/plugin-guide.md,
+ * "Keys"): the group opens the first, the side menu lists each by its list title. Labels are the
+ * plugin's string keys `navigation.{name}` and `titles.{controller}`, whose fallback-locale text
+ * defaults to the humanized names (recorded in `strings`, key to text).
+ */
+export function withDefaultNavigation(plugin: PluginDefinition, strings: Map<string, string>): PluginDefinition {
+  if (plugin.navigation !== undefined) return plugin;
+  const controllers = (plugin.controllers ?? []).filter((controller) => controller?.entity && (controller.list || controller.form));
+  if (controllers.length === 0) return plugin;
+  const ctx = { plugin: `${plugin.vendor}.${plugin.name}`, strings };
+  const address = (name: string) => `${plugin.vendor}/${plugin.name}/${name}`;
+  const groupKey = `navigation.${plugin.name}`;
+  if (!strings.has(groupKey)) strings.set(groupKey, humanize(plugin.name));
+  return {
+    ...plugin,
+    navigation: [
+      {
+        code: `${plugin.vendor}-${plugin.name}`,
+        label: `${ctx.plugin}::${groupKey}`,
+        controller: address(controllers[0]!.name),
+        sideMenu: controllers.map((controller) => ({
+          code: controller.name,
+          label: controller.list?.title ?? controllerTitle(ctx, controller.name),
+          controller: address(controller.name),
+        })),
+      },
+    ],
+  };
+}

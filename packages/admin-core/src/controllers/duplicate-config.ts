@@ -12,13 +12,13 @@ import type { RecordActionDefinition } from './action-config.ts';
 export const DUPLICATE_ACTION = 'duplicate';
 
 /** The core's label of the action (docs/strings.md). */
-export const DUPLICATE_LABEL = 'backend::actions.duplicate';
+const DUPLICATE_LABEL = 'backend::actions.duplicate';
 
 /**
  * A value of the copy: a constant, or a function of the original's value and record (sync or
  * async) answering the copy's value.
  */
-export type DuplicateValue<E, K extends keyof E> = E[K] | ((value: E[K], record: Readonly<E>) => E[K] | Promise<E[K]>);
+type DuplicateValue<E, K extends keyof E> = E[K] | ((value: E[K], record: Readonly<E>) => E[K] | Promise<E[K]>);
 
 /** `duplicate: { … }`; every key optional (`duplicate: true` is `{}`). */
 export interface DuplicateOptions<E = any> {

@@ -113,10 +113,10 @@ type ColumnRecord<E = any> = unknown extends E
  * by property, each with any keys to override, or a list of property names and such objects in
  * the order shown (`['title', 'starts_at', { capacity: { sortable: true } }]`).
  */
-export type ListColumnsDeclaration<E = any> = ColumnRecord<E> | ReadonlyArray<EntityKey<E> | ColumnRecord<E>>;
+type ListColumnsDeclaration<E = any> = ColumnRecord<E> | ReadonlyArray<EntityKey<E> | ColumnRecord<E>>;
 
 /** A filter as declared: `type` and `label` default from the property the filter is named after (or its `column`). */
-export type ListFilterDeclaration<E = any> = Partial<ListFilterConfig<E>>;
+type ListFilterDeclaration<E = any> = Partial<ListFilterConfig<E>>;
 
 /** A list as a plugin declares it: columns and filters may leave to the entity what it knows. */
 export type ListDeclaration<E = any> = Omit<ListConfig<E>, 'columns' | 'filters'> & {
@@ -357,7 +357,7 @@ type FieldRecord<E = any> = unknown extends E
  * A form's fields as a plugin declares them: by name, or a list of property names and such
  * objects in the order shown (`['title', 'slug', { capacity: { min: 1 } }]`).
  */
-export type FieldsDeclaration<E = any> = FieldRecord<E> | ReadonlyArray<EntityKey<E> | FieldRecord<E>>;
+type FieldsDeclaration<E = any> = FieldRecord<E> | ReadonlyArray<EntityKey<E> | FieldRecord<E>>;
 
 /** A form as a plugin declares it. */
 export type FormDeclaration<E = any> = Omit<FormConfig<E>, 'fields'> & { fields: FieldsDeclaration<E> };

@@ -20,7 +20,7 @@ const Venue = defineEntity({
   },
 });
 
-export const Event = defineEntity({
+const Event = defineEntity({
   name: 'TestUniquesEvent',
   tableName: 'test_uniques_events',
   uniques: [{ properties: ['team', 'code'] }],
@@ -54,7 +54,7 @@ class UniquesInit extends Migration {
   }
 }
 
-export const UNIQUES_PERMISSION = 'test.uniques.events';
+const UNIQUES_PERMISSION = 'test.uniques.events';
 export const EVENTS = 'test/uniques/events';
 export const VENUES = 'test/uniques/venues';
 export const UNIQUES_TABLES = ['test_uniques_events', 'test_uniques_venues'];
