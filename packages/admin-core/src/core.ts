@@ -8,6 +8,7 @@ import { checkBootstrapSuperuser } from './config/bootstrap.ts';
 import type { ResolvedConfig } from './config/resolved.ts';
 import type { AdminConfig } from './config/types.ts';
 import { warnUnindexedSearch } from './database/indexes.ts';
+import { checkSchema } from './database/schema-check.ts';
 import { openDatabase, type Database } from './database/open.ts';
 import { TableCache, type TableCacheOptions } from './database/table-cache.ts';
 import { coreStrings } from './i18n/core-strings.ts';
@@ -85,6 +86,11 @@ const BEHAVIORS: readonly Behavior[] = Object.freeze([
 export interface CoreOptions {
   /** Called with every SQL statement (tests count queries with it). */
   onQuery?: (sql: string) => void;
+  /**
+   * Whether start-up compares the tables with the entities (default true; docs/plugin-guide.md,
+   * "Migrations"). `migration:create` turns it off: its scratch database lacks what it is about to write.
+   */
+  checkSchema?: boolean;
 }
 
 /**
@@ -206,8 +212,9 @@ export class AdminCore implements AdminServices {
     const storage = resolveStorage(input.storage, config.prefix);
     // Read once, before the database opens: a broken build stops the start like any configuration mistake.
     const ui = await loadUiBundle(config.ui);
+    const coreEntities = [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...auditEntities];
     const db = await openDatabase(config.database, {
-      entities: [...coreAuthEntities, ...coreStorageEntities, ...settingsEntities, ...auditEntities, ...registry.entities],
+      entities: [...coreEntities, ...registry.entities],
       migrations: [...coreMigrations, ...registry.migrations],
       onQuery: options.onQuery,
     });
@@ -225,6 +232,20 @@ export class AdminCore implements AdminServices {
     const core = new AdminCore(config, registry, strings, db, storage, controllers, ui);
     try {
       if (config.database.migrate !== false) await db.migrate();
+      // Every table and column of the entities, after the migrations (or whatever the host ran):
+      // a missing migration stops the start here, not as a 500 on the first request.
+      if (options.checkSchema !== false) {
+        await checkSchema(
+          db.orm,
+          [
+            { entities: coreEntities },
+            ...config.plugins.map((plugin) => ({ plugin: pluginCode(plugin), entities: plugin.entities ?? [] })),
+          ],
+          {
+            hostMigrates: config.database.migrate === false,
+          },
+        );
+      }
       // After the migrations, before any request: the first superuser, while no admin exists.
       if (config.bootstrapSuperuser) {
         core.bootstrapped = await createSuperuser(core.local, config.bootstrapSuperuser, {

@@ -3,10 +3,12 @@
  * "Generating a migration"): writes the next migration of a plugin from the difference between its
  * entities and the schema its migrations build. `--plugins` names a module exporting the host's
  * `plugins` list (all of them, in order: earlier plugins' migrations run first). `--dir` is the
- * plugin's migrations folder, by default `{folder of the module}/{plugin name}/migrations`. With
- * `DATABASE_URL` the scratch database is made on that server (and dropped); without it, in memory.
+ * plugin's migrations folder, by default `{folder of the module}/{plugin name}/migrations`. The
+ * migration is added to the list that folder's `index.ts` exports (made when missing). The plugin
+ * must be in the `plugins` list already. With `DATABASE_URL` the scratch database is made on that
+ * server (and dropped); without it, in memory.
  */
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginDefinition } from '../plugins/define.ts';
 import { createMigration } from './migration-diff.ts';
@@ -43,6 +45,15 @@ async function main(): Promise<number> {
     console.error(`${flags.plugins} exports no \`plugins\` list.`);
     return 2;
   }
+  // A new plugin is registered first (docs/plugin-guide.md, "Generating a migration"): its
+  // entities, and the migrations before this one, come from the host's list.
+  if (!plugins.some((candidate) => `${candidate.vendor}.${candidate.name}` === plugin)) {
+    console.error(
+      `No plugin "${plugin}" in the \`plugins\` list of ${flags.plugins} (${plugins.map((p) => `${p.vendor}.${p.name}`).join(', ') || 'none'}). ` +
+        'Register the plugin first: add it, with its entities, to that list, then run the command again.',
+    );
+    return 1;
+  }
   const pluginName = plugin.split('.').slice(1).join('.');
   const directory = flags.dir ? resolve(flags.dir) : resolve(dirname(modulePath), pluginName, 'migrations');
   const created = await createMigration({ plugins, plugin, name, directory, serverUrl: process.env.DATABASE_URL || undefined });
@@ -50,14 +61,26 @@ async function main(): Promise<number> {
     console.log(`The tables of ${plugin} already match its entities: no migration written.`);
     return 0;
   }
-  const shown = isAbsolute(created.file) ? relative(process.cwd(), created.file) : created.file;
-  console.log(`Wrote ${shown}:\n`);
+  const shown = (path: string) => (isAbsolute(path) ? relative(process.cwd(), path) : path);
+  console.log(`Wrote ${shown(created.file)}:\n`);
   for (const sql of created.up) console.log(`  ${sql};`);
+  const index = created.index;
   console.log(
-    `\nReview the SQL, then add it to the plugin's migrations, after the last one:\n` +
-      `  import { ${created.className} } from '../migrations/${created.name.split('/')[1]}.ts';\n` +
-      `  { name: '${created.name}', class: ${created.className} },`,
+    `\n${index.created ? 'Created' : 'Updated'} ${shown(index.file)}: \`${index.exportName}\` lists ${created.name} last ` +
+      `(its import of ${created.className} added).`,
   );
+  if (!index.wired) {
+    // The one step left by hand, once per plugin: its definition takes the folder's list.
+    const path = relative(dirname(modulePath), index.file).split(sep).join('/');
+    const before = (plugins.find((p) => `${p.vendor}.${p.name}` === plugin)?.migrations ?? []).length > 0;
+    console.log(
+      `\nThe plugin's \`migrations\` do not come from this list yet. Once, in the plugin's definition (the import path is from the folder of ${flags.plugins}):\n` +
+        `  import { ${index.exportName} } from '${/^\.\.?\//.test(path) ? path : `./${path}`}';\n` +
+        (before ? `  migrations: [...<its current list>, ...${index.exportName}],\n` : `  migrations: ${index.exportName},\n`) +
+        'Until then the admin refuses to start (database_table_missing or database_column_missing).',
+    );
+  }
+  console.log('\nReview the SQL before it is released; never edit a released migration.');
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { MikroORM, SchemaComparator, SqlSchemaGenerator, type DatabaseSchema, type EntityManager } from '@mikro-orm/postgresql';
@@ -8,6 +8,7 @@ import { MikroORM, SchemaComparator, SqlSchemaGenerator, type DatabaseSchema, ty
 import { AdminCore } from '../adapter.ts';
 import type { DatabaseConfig } from '../database/config.ts';
 import type { PluginDefinition } from '../plugins/define.ts';
+import { addToIndex, migrationsExportName } from './migration-index.ts';
 
 /*
  * `pnpm migration:create <plugin> <name>` (docs/plugin-guide.md, "Generating a migration"): the
@@ -41,7 +42,8 @@ function findPlugin(plugins: readonly PluginDefinition[], code: string): PluginD
   const found = plugins.find((plugin) => codeOf(plugin) === code);
   if (!found)
     throw new Error(
-      `No plugin "${code}" among the admin's plugins (${plugins.map(codeOf).join(', ') || 'none'}). Pass its code, vendor.name.`,
+      `No plugin "${code}" among the admin's plugins (${plugins.map(codeOf).join(', ') || 'none'}). Pass its code, vendor.name; ` +
+        "a new plugin is registered first: add it, with its entities, to the host's `plugins` list, then run the command again.",
     );
   return found;
 }
@@ -150,12 +152,11 @@ export async function diffPluginSchema(options: DiffOptions): Promise<SchemaDiff
   const silent = { info() {}, warn() {}, error() {} };
   let core: AdminCore | undefined;
   try {
-    core = await AdminCore.create({
-      secret: randomBytes(24).toString('base64url'),
-      database: database.config,
-      plugins: options.plugins,
-      logger: silent,
-    });
+    // Without the schema check: the scratch database lacks exactly what the migration is to add.
+    core = await AdminCore.create(
+      { secret: randomBytes(24).toString('base64url'), database: database.config, plugins: options.plugins, logger: silent },
+      { checkSchema: false },
+    );
     const orm = core.db.orm;
     const names = new Set((plugin.entities ?? []).map((entity) => entity.meta.className));
     const existing = new Set(
@@ -214,6 +215,19 @@ export interface CreatedMigration extends SchemaDiff {
   className: string;
   file: string;
   source: string;
+  /** The file of the plugin's list (the folder's `index.ts`, or `{folder}.ts`), the migration added (see `migration-index.ts`). */
+  index: {
+    file: string;
+    /** The exported list, `catalogMigrations`. */
+    exportName: string;
+    /** Whether the command made the file (it had none). */
+    created: boolean;
+    /**
+     * Whether the plugin's `migrations` already come from this list (every migration it held is
+     * one of the plugin's): then the new one runs at the next start with nothing else to do.
+     */
+    wired: boolean;
+  };
 }
 
 const pascal = (text: string) =>
@@ -281,8 +295,10 @@ ${body(input.down)}
 }
 
 /**
- * Writes `{directory}/{NNNN}-{name}.ts`, NNNN the plugin's next migration number, and answers what
- * it wrote; undefined (and nothing written) when the entities and the tables already agree.
+ * Writes `{directory}/{NNNN}-{name}.ts`, NNNN the plugin's next migration number, adds it to the
+ * list of `{directory}/index.ts`, or of `{directory}.ts` when only that exists (made when neither
+ * does), and answers what it wrote; undefined (and nothing written) when the entities and the
+ * tables already agree.
  */
 export async function createMigration(options: CreateMigrationOptions): Promise<CreatedMigration | undefined> {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(options.name))
@@ -299,7 +315,44 @@ export async function createMigration(options: CreateMigrationOptions): Promise<
   const stem = `${String(number).padStart(4, '0')}-${options.name}`;
   const className = `${pascal(plugin.name)}${pascal(options.name)}`;
   const file = join(options.directory, `${stem}.ts`);
+  const name = `${options.plugin}/${stem}`;
+  // The list: the folder's index.ts, else a `{folder}.ts` beside it, else a new index.ts.
+  const candidates = [join(options.directory, 'index.ts'), join(dirname(options.directory), `${basename(options.directory)}.ts`)];
+  let indexFile = candidates[0]!;
+  let existing: string | undefined;
+  for (const candidate of candidates) {
+    existing = await readFile(candidate, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing !== undefined) {
+      indexFile = candidate;
+      break;
+    }
+  }
+  const from = relative(dirname(indexFile), file).split(sep).join('/');
+  // Before anything is written: a list the command cannot edit leaves the folder as it was.
+  const edit = addToIndex(
+    existing,
+    { name, className, from: /^\.\.?\//.test(from) ? from : `./${from}` },
+    migrationsExportName(plugin.name),
+    indexFile,
+  );
   const source = migrationSource({ command: `migration:create ${options.plugin} ${options.name}`, className, ...diff });
   await writeFile(file, source, { flag: 'wx' });
-  return { ...diff, name: `${options.plugin}/${stem}`, className, file, source };
+  await writeFile(indexFile, edit.source, existing === undefined ? { flag: 'wx' } : {});
+  const listed = new Set((plugin.migrations ?? []).map((migration) => migration.name));
+  return {
+    ...diff,
+    name,
+    className,
+    file,
+    source,
+    index: {
+      file: indexFile,
+      exportName: edit.exportName,
+      created: existing === undefined,
+      wired: edit.before.length > 0 && edit.before.every((before) => listed.has(before)),
+    },
+  };
 }

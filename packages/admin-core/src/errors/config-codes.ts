@@ -35,6 +35,15 @@ export const CONFIG_ERROR_CODES = {
     'the embedded data directory or its lock file cannot be created',
     'Pass a directory the process may create and write.',
   ],
+  // The schema after the migrations (docs/plugin-guide.md, "Migrations")
+  database_table_missing: [
+    'a table of an entity is missing from the database after the migrations',
+    'Write the migration (`pnpm migration:create`) and list it in `migrations`.',
+  ],
+  database_column_missing: [
+    'a column of an entity is missing from the database after the migrations',
+    'Write the migration (`pnpm migration:create`) and list it in `migrations`.',
+  ],
   // The first superuser
   bootstrap_superuser_invalid: [
     '`bootstrap.superuser` lacks a login, an email address or a long enough password',

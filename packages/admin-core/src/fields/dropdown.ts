@@ -1,4 +1,5 @@
 import { checkRequired, configError, invalid, mayBeNull } from './common.ts';
+import { checkColumnFamily } from './columns.ts';
 import type { FieldConfig, FieldType } from './types.ts';
 import { boolean, nullableIf, number, string } from '../schema/json.ts';
 import { isNullable } from './schemas.ts';
@@ -35,6 +36,27 @@ export const dropdownField: FieldType = {
         'a dropdown needs options',
         'Add `options: { value: "label key" }` with at least one entry.',
       );
+    }
+    // The keys are what is stored: a column of text, of numbers (then each key is one) or a boolean.
+    const family = checkColumnFamily(ctx, 'dropdown', ['text', 'integer', 'decimal', 'float', 'boolean'], {
+      stores: 'one of its option keys',
+      bind: 'Bind it to a string, number or boolean property',
+      strings: true,
+    });
+    if (family === 'integer' || family === 'decimal' || family === 'float') {
+      const integer = family === 'integer';
+      const word = keysOf(field).find(
+        (key) => !(key.trim() !== '' && Number.isFinite(Number(key)) && (!integer || Number.isSafeInteger(Number(key)))),
+      );
+      if (word !== undefined) {
+        throw configError(
+          ctx,
+          'field_column_mismatch',
+          'options',
+          `the option "${word}" is not ${integer ? 'a whole number' : 'a number'}, but "${ctx.property!.name}" is a ${ctx.property!.columnTypes[0]} column`,
+          `Use ${integer ? 'whole numbers' : 'numbers'} as keys, for example \`options: { 1: "…", 2: "…" }\`, or bind a text column.`,
+        );
+      }
     }
     if (isBooleanColumn(ctx.property?.runtimeType) && !keysOf(field).every((key) => key === 'true' || key === 'false')) {
       throw configError(

@@ -1,6 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
 import { FieldError } from './types.ts';
 import { configError, invalid, requiredError } from './common.ts';
+import { checkTextColumn } from './text.ts';
 import type { FieldType } from './types.ts';
 import { string } from '../schema/json.ts';
 
@@ -24,6 +25,8 @@ export const passwordField: FieldType = {
     }
     if (field.default !== undefined)
       throw configError(ctx, 'field_option_invalid', 'default', 'a password field cannot have a default', 'Remove `default`.');
+    // Only where a column holds it as sent (a settings secret): a controller's is virtual.
+    checkTextColumn('password', ctx);
   },
   decode(value, field, ctx) {
     if (value === undefined || value === null || value === '') {

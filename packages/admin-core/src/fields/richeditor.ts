@@ -1,6 +1,7 @@
 import { checkLength, checkRequired, configError, invalid, mayBeNull } from './common.ts';
 import { MarkupLimitError, sanitizeMarkup } from './sanitize.ts';
 import type { FieldConfig, FieldDecodeContext, FieldType } from './types.ts';
+import { checkTextColumn } from './text.ts';
 import { string } from '../schema/json.ts';
 import { storedText } from './schemas.ts';
 
@@ -30,6 +31,7 @@ export function sanitizedTextField(name: string, kind: 'html' | 'markdown'): Fie
     storage: 'column',
     keys: ['maxBytes'],
     check(field, ctx) {
+      checkTextColumn(name, ctx);
       const max = field.maxBytes;
       if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= MARKUP_FIELD_MAX_BYTES_LIMIT)) {
         throw configError(

@@ -1,4 +1,4 @@
-import { decodeString, encodeString } from './text.ts';
+import { checkTextColumn, decodeString, encodeString } from './text.ts';
 import type { FieldType } from './types.ts';
 import { storedText, textInput } from './schemas.ts';
 
@@ -6,6 +6,7 @@ import { storedText, textInput } from './schemas.ts';
 export const textareaField: FieldType = {
   name: 'textarea',
   storage: 'column',
+  check: (_field, ctx) => checkTextColumn('textarea', ctx),
   decode: decodeString,
   encode: encodeString,
   recordSchema: storedText,

@@ -37,6 +37,10 @@ const Thing = defineEntity({
     badge: () => p.manyToOne(Badge).nullable(),
     tags: () => p.manyToMany(Tag),
     deleted_at: p.datetime().nullable(),
+    phase: p
+      .enum(['draft', 'live'] as const)
+      .nativeEnumName('startup_phase')
+      .nullable(),
   },
 });
 
@@ -260,6 +264,24 @@ const refusals: Array<[string, Patch, string, ConfigErrorCode]> = [
     'field_column_mismatch',
   ],
   ['a number over a text column', (c) => (fields(c).body = { type: 'number' }), 'form.fields.body', 'field_column_mismatch'],
+  // Every field type checks its column (docs/field-types.md, "Column types").
+  ['a text field over an integer column', (c) => (fields(c).count = { type: 'text' }), 'form.fields.count', 'field_column_mismatch'],
+  ['a textarea over a date column', (c) => (fields(c).day = { type: 'textarea' }), 'form.fields.day', 'field_column_mismatch'],
+  ['a richeditor over a json column', (c) => (fields(c).perms = { type: 'richeditor' }), 'form.fields.perms', 'field_column_mismatch'],
+  ['a markdown field over a numeric column', (c) => (fields(c).price = { type: 'markdown' }), 'form.fields.price', 'field_column_mismatch'],
+  ['a switch over an integer column', (c) => (fields(c).count = { type: 'switch' }), 'form.fields.count', 'field_column_mismatch'],
+  [
+    'a dropdown over a json column',
+    (c) => (fields(c).perms = { type: 'dropdown', options: { a: 'A' } }),
+    'form.fields.perms',
+    'field_column_mismatch',
+  ],
+  [
+    'a dropdown whose keys an integer column cannot hold',
+    (c) => (fields(c).count = { type: 'dropdown', options: { '1': 'One', many: 'Many' } }),
+    'form.fields.count.options',
+    'field_column_mismatch',
+  ],
   [
     'a preset from no field',
     (c) => (fields(c).body = { type: 'text', preset: { field: 'name', type: 'slug' } }),
@@ -502,6 +524,26 @@ describe('start-up validation of controllers', () => {
     const controller = structuredCloneConfig(base());
     patch(controller as never);
     assertConfigError(await start(controller), code, { plugin: 'test.startup', controller: 'test/startup/things', key });
+  });
+
+  it('takes the columns that hold what a field stores: number keys over an integer, text over an enum', async () => {
+    const controller = structuredCloneConfig(base());
+    Object.assign(fields(controller as never), {
+      count: { type: 'dropdown', options: { '1': 'One', '2': 'Two' } },
+      phase: { type: 'text' },
+      body: { type: 'richeditor' },
+    });
+    expect(String(await start(controller))).toMatch(/ECONNREFUSED/);
+  });
+
+  it('names the field, its column and what fits it when a text field is bound to an integer column', async () => {
+    const controller = structuredCloneConfig(base());
+    fields(controller as never).count = { type: 'text' };
+    const error = assertConfigError(await start(controller), 'field_column_mismatch');
+    expect(error.message).toBe(
+      'plugin "test.startup", controller "test/startup/things", key "form.fields.count": a text field stores a string, but the column of "count" is int. ' +
+        'Bind it to a string property (`p.string()` or `p.text()`), or use a number or dropdown field for that column.',
+    );
   });
 
   it('writes the place, the problem and the fix into the message (the format, docs/errors.md)', async () => {

@@ -1,10 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineEntity, p } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import type { MigrationObject } from '@mikro-orm/core';
 import { createMigration, diffPluginSchema, migrationSource } from '../../src/cli/migration-diff.ts';
+import { addToIndex, migrationsExportName } from '../../src/cli/migration-index.ts';
+import { AdminCore } from '../../src/adapter.ts';
 import { definePlugin, Migration, type PluginDefinition } from '../../src/index.ts';
+import { createTestDatabase } from '../../../../test/support/database.ts';
+import { silentLogger } from '../../../../test/support/logger.ts';
+import { assertConfigError } from '../support/config-error.ts';
 
 /*
  * `migration:create` (docs/plugin-guide.md, "Generating a migration"): the difference between a
@@ -93,6 +100,13 @@ describe('migration:create', () => {
     expect(source).toBe(created!.source);
     expect(source).toContain("import { Migration } from '@cms/admin-core';");
     expect(source).toContain('export class GenAddStatus extends Migration {');
+    // The folder had no list: the command made one, which the plugin (its 0001 lives elsewhere) does not use yet.
+    expect(created!.index).toEqual({ file: join(directory, 'index.ts'), exportName: 'genMigrations', created: true, wired: false });
+    const index = await readFile(join(directory, 'index.ts'), 'utf8');
+    expect(index).toContain("import { GenAddStatus } from './0002-add-status.ts';");
+    expect(index).toContain(
+      "export const genMigrations: MigrationObject[] = [\n  { name: 'test.gen/0002-add-status', class: GenAddStatus },\n];",
+    );
   });
 
   it('the written migration brings the table to the entities: a second diff is empty', async () => {
@@ -108,9 +122,125 @@ describe('migration:create', () => {
     );
   });
 
+  it('adds each migration it writes to the list the plugin takes from the folder: the next start runs it', async () => {
+    // A plugin whose migrations are the list of its folder's index.ts, as the guide lays it out.
+    const folder = await mkdtemp(join(import.meta.dirname, '.generated-'));
+    try {
+      const listed = async (): Promise<MigrationObject[]> =>
+        ((await import(`${pathToFileURL(join(folder, 'index.ts')).href}?${Date.now()}`)) as { genMigrations: MigrationObject[] })
+          .genMigrations;
+      const v1Plugin = (migrations: MigrationObject[]) =>
+        plugin(migrations, [defineEntity({ name: 'GenEvent', tableName: 'test_gen_events', properties: v1 }), Venue]);
+      const first = await createMigration({ plugins: [v1Plugin([])], plugin: 'test.gen', name: 'init', directory: folder, serverUrl });
+      expect(first!.name).toBe('test.gen/0001-init');
+      expect(first!.index).toMatchObject({ created: true, wired: false });
+      const second = await createMigration({
+        plugins: [plugin(await listed())],
+        plugin: 'test.gen',
+        name: 'add-status',
+        directory: folder,
+        serverUrl,
+      });
+      expect(second!.name).toBe('test.gen/0002-add-status');
+      expect(second!.index).toMatchObject({ created: false, wired: true, exportName: 'genMigrations' });
+      const migrations = await listed();
+      expect(migrations.map((migration) => migration.name)).toEqual(['test.gen/0001-init', 'test.gen/0002-add-status']);
+      // The start-up schema check finds every table and column of the entities; without the new
+      // entry it names the missing columns (docs/plugin-guide.md, "Migrations").
+      const start = async (list: MigrationObject[]) => {
+        const database = await createTestDatabase();
+        try {
+          const core = await AdminCore.create({
+            secret: 'x'.repeat(40),
+            database: database.config,
+            plugins: [plugin(list)],
+            logger: silentLogger,
+          });
+          await core.close();
+        } finally {
+          await database.dispose();
+        }
+      };
+      await start(migrations);
+      assertConfigError(await start(migrations.slice(0, 1)).catch((error: unknown) => error), 'database_column_missing', {
+        plugin: 'test.gen',
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('edits an index.ts by text: one import after the last, one entry at the end of the list', () => {
+    const entry = { name: 'acme.events/0002-add-venue', className: 'EventsAddVenue', from: './0002-add-venue.ts' };
+    const oneLine = `import type { MigrationObject } from '@mikro-orm/core';
+import { EventsInit } from './0001-init.ts';
+
+/** The plugin's migrations. */
+export const eventsMigrations: MigrationObject[] = [{ name: 'acme.events/0001-init', class: EventsInit }];
+`;
+    const edited = addToIndex(oneLine, entry, migrationsExportName('events'), 'index.ts');
+    expect(edited.before).toEqual(['acme.events/0001-init']);
+    expect(edited.source).toBe(`import type { MigrationObject } from '@mikro-orm/core';
+import { EventsInit } from './0001-init.ts';
+import { EventsAddVenue } from './0002-add-venue.ts';
+
+/** The plugin's migrations. */
+export const eventsMigrations: MigrationObject[] = [
+  { name: 'acme.events/0001-init', class: EventsInit },
+  { name: 'acme.events/0002-add-venue', class: EventsAddVenue },
+];
+`);
+    // A list already one entry a line keeps its lines and comments.
+    const again = addToIndex(
+      edited.source.replace('[\n', '[\n  // hand-written first\n'),
+      { ...entry, name: 'acme.events/0003-x', className: 'EventsX', from: './0003-x.ts' },
+      'eventsMigrations',
+      'index.ts',
+    );
+    expect(again.source).toContain(
+      "  { name: 'acme.events/0002-add-venue', class: EventsAddVenue },\n  { name: 'acme.events/0003-x', class: EventsX },\n];",
+    );
+    expect(again.source).toContain('// hand-written first');
+    expect(() => addToIndex('export const x = 1;\n', entry, 'eventsMigrations', 'index.ts')).toThrow(
+      /exports no list `export const eventsMigrations = \[ … \]`/,
+    );
+    expect(() => addToIndex(edited.source, entry, 'eventsMigrations', 'index.ts')).toThrow(/lists acme\.events\/0002-add-venue already/);
+    expect(migrationsExportName('my-shop')).toBe('myShopMigrations');
+  });
+
+  it("adds to a `migrations.ts` beside the folder when that holds the list (the catalog's layout)", async () => {
+    const folder = await mkdtemp(join(import.meta.dirname, '.generated-'));
+    const list = `${folder}.ts`;
+    try {
+      await writeFile(list, "import { Migration } from '@cms/admin-core';\n\nexport const genMigrations = [];\n");
+      const created = await createMigration({ plugins: [plugin([])], plugin: 'test.gen', name: 'init', directory: folder, serverUrl });
+      expect(created!.index).toMatchObject({ file: list, created: false, exportName: 'genMigrations' });
+      const source = await readFile(list, 'utf8');
+      expect(source).toContain(`import { GenInit } from './${folder.split(/[\\/]/).pop()}/0001-init.ts';`);
+      expect(source).toContain("export const genMigrations = [\n  { name: 'test.gen/0001-init', class: GenInit },\n];");
+      expect((await import('node:fs/promises').then((fs) => fs.readdir(folder))).sort()).toEqual(['0001-init.ts']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+      await rm(list, { force: true });
+    }
+  });
+
+  it('leaves the folder as it was when its index.ts holds no list to add to', async () => {
+    const folder = await mkdtemp(join(import.meta.dirname, '.generated-'));
+    try {
+      await writeFile(join(folder, 'index.ts'), 'export const nothing = 1;\n');
+      await expect(
+        createMigration({ plugins: [plugin([])], plugin: 'test.gen', name: 'init', directory: folder, serverUrl }),
+      ).rejects.toThrow(/exports no list `export const genMigrations = \[ … \]`/);
+      expect((await import('node:fs/promises').then((fs) => fs.readdir(folder))).sort()).toEqual(['index.ts']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an unknown plugin and a name that is not kebab case', async () => {
     await expect(diffPluginSchema({ plugins: [otherPlugin], plugin: 'test.gen' })).rejects.toThrow(
-      /No plugin "test\.gen" among the admin's plugins \(test\.other\)/,
+      /No plugin "test\.gen" among the admin's plugins \(test\.other\)\. .*register/,
     );
     await expect(createMigration({ plugins: [otherPlugin], plugin: 'test.other', name: 'Add Stock', directory })).rejects.toThrow(
       /"Add Stock" is not a migration name/,
@@ -137,9 +267,10 @@ describe('the migration:create command', () => {
     expect(result.stderr).toMatch(/^usage: migration:create <vendor\.plugin> <name> --plugins/);
   });
 
-  it('names the plugins it knows when the plugin is not one of them', () => {
+  it('refuses a plugin that is not registered yet, naming the plugins it knows and saying to register it first', () => {
     const result = run('acme.nope', 'add-stock', '--plugins', plugins);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('No plugin "acme.nope" among the admin\'s plugins (test.engine, test.relations');
+    expect(result.stderr).toContain(`No plugin "acme.nope" in the \`plugins\` list of ${plugins} (test.engine, test.relations`);
+    expect(result.stderr).toContain('Register the plugin first: add it, with its entities, to that list, then run the command again.');
   });
 });
