@@ -74,7 +74,7 @@ async function main(): Promise<number> {
     const path = relative(dirname(modulePath), index.file).split(sep).join('/');
     const before = (plugins.find((p) => `${p.vendor}.${p.name}` === plugin)?.migrations ?? []).length > 0;
     console.log(
-      `\nThe plugin's \`migrations\` do not come from this list yet. Once, in the plugin's definition (the import path is from the folder of ${flags.plugins}):\n` +
+      `\nIf the plugin's \`migrations\` do not come from this list yet (a new plugin), once, in its definition (the import path is from the folder of ${flags.plugins}):\n` +
         `  import { ${index.exportName} } from '${/^\.\.?\//.test(path) ? path : `./${path}`}';\n` +
         (before ? `  migrations: [...<its current list>, ...${index.exportName}],\n` : `  migrations: ${index.exportName},\n`) +
         'Until then the admin refuses to start (database_table_missing or database_column_missing).',
