@@ -7,7 +7,7 @@ import { startTestAdmin } from '../../../../test/support/app.ts';
 import { expectConfigError } from '../support/config-error.ts';
 import { AdminCore } from '../../src/adapter.ts';
 import { checkPluginStrings, stringKeysOf } from '../../src/i18n/check.ts';
-import { type ConfigError, defineController, definePlugin, defineStrings, type PluginDefinition } from '../../src/index.ts';
+import { type ConfigError, defineController, definePlugin, defineStrings, Migration, type PluginDefinition } from '../../src/index.ts';
 
 /*
  * String keys checked at start-up (docs/strings.md, "Checked at start-up"): every key a plugin's
@@ -19,6 +19,13 @@ const Event = defineEntity({
   tableName: 'string_check_events',
   properties: { id: p.integer().primary(), title: p.string() },
 });
+
+/** Its table: the admin checks it exists once the migrations ran (docs/plugin-guide.md, "Migrations"). */
+class EventsTable extends Migration {
+  override up(): void {
+    this.addSql('create table string_check_events (id serial primary key, title varchar(255) not null)');
+  }
+}
 
 const strings = defineStrings('acme.events', {
   en: {
@@ -39,6 +46,7 @@ const plugin = (patch: (definition: Record<string, any>) => void = () => {}): Pl
     name: 'events',
     permissions: [{ code: 'acme.events.manage', label: s('perm.manage') }],
     entities: [Event],
+    migrations: [{ name: 'acme.events/0001-table', class: EventsTable }],
     controllers: [
       defineController({
         name: 'events',
