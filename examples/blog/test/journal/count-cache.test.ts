@@ -123,7 +123,7 @@ describe('the count cache of the posts list', () => {
     cache.fill(key, 99, epoch);
     expect(await cache.get(key)).toBeUndefined();
     cache.fill(key, 98, cache.epoch);
-    expect(await cache.get(key)).toBe(98);
+    expect((await cache.get(key))?.total).toBe(98);
   });
 
   it('finds only enabled triggers at start-up', async () => {

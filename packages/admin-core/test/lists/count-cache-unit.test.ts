@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CountCache } from '../../src/behaviors/list/count-cache.ts';
+import { collectsMatches } from '../../src/behaviors/list/sql.ts';
 import type { NotificationHandlers } from '../../src/database/notifications.ts';
 import { resolveConfig } from '../../src/config/resolve.ts';
 import { expectConfigError } from '../support/config-error.ts';
@@ -53,8 +54,18 @@ describe('CountCache', () => {
     expect(a.table).toBe('posts');
     expect(a.key).not.toBe(b.key);
     cache.fill(a, 5, cache.epoch);
-    expect(await cache.get(a)).toBe(5);
+    expect((await cache.get(a))?.total).toBe(5);
     expect(await cache.get(b)).toBeUndefined();
+  });
+
+  it("keeps the table's size beside a total when the count read it (a searched list's plan)", async () => {
+    const { cache } = await started({ watched: ['posts'] });
+    const a = cache.keyOf('posts', where('where t ilike ?', ['%a%']))!;
+    const b = cache.keyOf('posts', where('where t ilike ?', ['%b%']))!;
+    cache.fill(a, 5, cache.epoch, 1000);
+    cache.fill(b, 6, cache.epoch);
+    expect(await cache.get(a)).toEqual({ total: 5, tableRows: 1000 });
+    expect(await cache.get(b)).toEqual({ total: 6 });
   });
 
   it('serves a hit only after the fence: a commit notified before the request evicts it', async () => {
@@ -76,7 +87,7 @@ describe('CountCache', () => {
     cache.fill(posts, 1, cache.epoch);
     cache.fill(tags, 2, cache.epoch);
     handlers().notify('tags');
-    expect(await cache.get(posts)).toBe(1);
+    expect((await cache.get(posts))?.total).toBe(1);
     expect(await cache.get(tags)).toBeUndefined();
   });
 
@@ -102,7 +113,7 @@ describe('CountCache', () => {
     handlers().up();
     expect(await cache.get(key)).toBeUndefined();
     cache.fill(key, 4, cache.epoch);
-    expect(await cache.get(key)).toBe(4);
+    expect((await cache.get(key))?.total).toBe(4);
   });
 
   it('keeps at most its capacity (the oldest goes) and no entry past its max age', async () => {
@@ -111,7 +122,7 @@ describe('CountCache', () => {
     for (const [index, key] of keys.entries()) cache.fill(key, index, cache.epoch);
     expect(cache.size).toBe(3);
     expect(await cache.get(keys[0]!)).toBeUndefined();
-    expect(await cache.get(keys[3]!)).toBe(3);
+    expect((await cache.get(keys[3]!))?.total).toBe(3);
 
     const brief = (await started({ maxAgeMs: 20 })).cache;
     const key = brief.keyOf('posts', where('where a'))!;
@@ -151,5 +162,25 @@ describe('countCacheSeconds', () => {
         key: 'countCacheSeconds',
       });
     }
+  });
+});
+
+/** A searched list with a known total: collect its matches, or walk the sort index (docs/performance.md, "Search"). */
+describe('collectsMatches', () => {
+  it('walks only when the total is large against the table, ten times over its estimate', () => {
+    // Page 1 of 20: a walk from a total above √(10 × 20 × rows).
+    expect(collectsMatches({ total: 500, tableRows: 100_000 }, 20)).toBe(true);
+    expect(collectsMatches({ total: 4472, tableRows: 100_000 }, 20)).toBe(true);
+    expect(collectsMatches({ total: 4473, tableRows: 100_000 }, 20)).toBe(false);
+    expect(collectsMatches({ total: 10_000, tableRows: 100_000 }, 20)).toBe(false);
+    expect(collectsMatches({ total: 5000, tableRows: 1_000_000 }, 20)).toBe(true);
+    expect(collectsMatches({ total: 100_000, tableRows: 1_000_000 }, 20)).toBe(false);
+    // A deep page: the walk would read further, the collect reads the same.
+    expect(collectsMatches({ total: 10_000, tableRows: 100_000 }, 40_000)).toBe(true);
+  });
+
+  it('collects when the table was never analyzed (no size to compare with)', () => {
+    expect(collectsMatches({ total: 1_000_000 }, 20)).toBe(true);
+    expect(collectsMatches({ total: 1_000_000, tableRows: 0 }, 20)).toBe(true);
   });
 });

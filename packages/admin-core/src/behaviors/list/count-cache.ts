@@ -5,6 +5,13 @@ import { NotifiedCache } from '../../database/notified-cache.ts';
 import type { NotificationListener } from '../../database/notifications.ts';
 import { ROWS_CHANNEL, ROWS_NOTIFY_FUNCTION } from '../../database/indexes.ts';
 
+/** A total the count cache knows, with the table's size when the statement that counted it read it. */
+export interface KnownTotal {
+  total: number;
+  /** The table's rows as PostgreSQL last analyzed them (`pg_class.reltuples`); absent when never analyzed. */
+  tableRows?: number;
+}
+
 /** What a filtered list's total is cached under, and the table whose writes evict it. */
 export interface CountKey {
   table: string;
@@ -23,7 +30,7 @@ export interface CountKey {
  * scope, a scope filter, a relation's linked rows) is never cached: only the list's own table
  * notifies for it.
  */
-export class CountCache extends NotifiedCache<{ table: string; total: number }> {
+export class CountCache extends NotifiedCache<KnownTotal & { table: string }> {
   /** Tables whose writes notify, found at start-up. */
   #watched = new Set<string>();
   #listener: NotificationListener | undefined;
@@ -75,17 +82,25 @@ export class CountCache extends NotifiedCache<{ table: string; total: number }> 
     return { table, key: `${table}\u0000${where.sql}\u0000${JSON.stringify(where.params)}` };
   }
 
-  /** The cached total, once the fence vouches that no committed write has yet to evict it. */
-  async get(key: CountKey): Promise<number | undefined> {
+  /**
+   * The cached total (with the table's size when the count read it), once the fence vouches that
+   * no committed write has yet to evict it.
+   */
+  async get(key: CountKey): Promise<KnownTotal | undefined> {
     if (this.read(key.key, performance.now()) === undefined) return undefined;
     if (!(await this.#listener?.fence())) return undefined;
     // Read again after the fence: a notification that came in meanwhile has evicted it.
-    return this.read(key.key, performance.now())?.total;
+    const entry = this.read(key.key, performance.now());
+    return entry && (entry.tableRows === undefined ? { total: entry.total } : { total: entry.total, tableRows: entry.tableRows });
   }
 
-  /** Stores an exact total read at `epoch` (read before its query). */
-  fill(key: CountKey, total: number, epoch: number): void {
-    this.store(key.key, { table: key.table, total }, this.maxAgeMs, epoch, performance.now());
+  /**
+   * Stores an exact total read at `epoch` (read before its query), and the table's size the same
+   * statement read (a searched list's plan depends on both, docs/performance.md, "Search").
+   */
+  fill(key: CountKey, total: number, epoch: number, tableRows?: number): void {
+    const value = tableRows === undefined ? { table: key.table, total } : { table: key.table, total, tableRows };
+    this.store(key.key, value, this.maxAgeMs, epoch, performance.now());
   }
 
   /** Drops a total its list found stale (its page disagreed with it): the next list counts. */

@@ -48,7 +48,7 @@ export async function runList(
   // A filtered list on its own table may take its exact total from the count cache
   // (docs/performance.md, "The count cache"); inside a transaction it may see its own uncommitted writes.
   const cacheKey = where.sql && where.ownTable && !em.isInTransaction() ? counts.keyOf(controller.meta.tableName, where) : undefined;
-  let cachedTotal = cacheKey ? await counts.get(cacheKey) : undefined;
+  let cached = cacheKey ? await counts.get(cacheKey) : undefined;
   const meta = (total: number, estimated = false): ListResult['meta'] => ({
     last_page: Math.max(1, Math.ceil(total / query.perPage)),
     page: query.page,
@@ -57,28 +57,32 @@ export async function runList(
     ...(estimated ? { total_estimated: true as const } : {}),
   });
   // Nothing matches: no statement at all.
-  if (cachedTotal === 0) return { data: [], meta: meta(0) };
+  if (cached?.total === 0) return { data: [], meta: meta(0) };
   let epoch = counts.epoch;
-  let { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db, cachedTotal);
+  let { rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db, cached);
   // The cached total and the rows come from two statements: a write committed between them shows
   // as a page that disagrees with the total (docs/performance.md, "The count cache"). Then the
   // stale total is dropped and the page read again with its total, in one statement.
-  if (cachedTotal !== undefined && rows.length !== pageRowsOf(cachedTotal, query)) {
+  if (cached !== undefined && rows.length !== pageRowsOf(cached.total, query)) {
     counts.forget(cacheKey!);
-    cachedTotal = undefined;
+    cached = undefined;
     epoch = counts.epoch;
     ({ rows, plan } = await selectPage(controller, query, where, em, limit, ctx.services.db));
   }
   // An empty first page means no row matches; only an empty later page needs its own count.
   const { total, estimated } =
-    cachedTotal !== undefined
-      ? { total: cachedTotal, estimated: false }
+    cached !== undefined
+      ? { total: cached.total, estimated: false }
       : rows.length
         ? { total: Number(rows[0]!.__total), estimated: rows[0]!.__estimated === true }
         : query.page === 1
           ? { total: 0, estimated: false }
           : await countRows(controller, where, em, limit);
-  if (cacheKey && cachedTotal === undefined && !estimated) counts.fill(cacheKey, total, epoch);
+  if (cacheKey && cached === undefined && !estimated) {
+    // A searched list's count comes with the table's size, for the plan of its later pages.
+    const tableRows = rows[0]?.__rows == null ? undefined : Number(rows[0].__rows);
+    counts.fill(cacheKey, total, epoch, tableRows);
+  }
   const listMeta = meta(total, estimated);
   if (rows.length === 0) return { data: [], meta: listMeta };
 

@@ -6,6 +6,7 @@ import type { Condition, ScopeContext } from '../../controllers/types.ts';
 import { scopeCondition } from './conditions.ts';
 import { belongsToManyLabelsSql } from './labels.ts';
 import type { ListQuery } from './query.ts';
+import type { KnownTotal } from './count-cache.ts';
 import { ownValue } from '../../validation/values.ts';
 import { escapeLike, quoteIdent, quoteLiteral } from '../../database/sql.ts';
 
@@ -192,7 +193,7 @@ export async function selectPage(
   em: EntityManager,
   exactCountLimit: number,
   prepared?: Pick<Database, 'prepared'>,
-  known?: number,
+  known?: KnownTotal,
 ) {
   const plan = planFor(controller, em);
   const direction = query.sort?.direction === 'desc' ? 'desc' : 'asc';
@@ -200,18 +201,23 @@ export async function selectPage(
   const order = sortColumn ? `order by ${column(sortColumn)} ${direction}, e."id" ${direction}` : 'order by e."id" asc';
   const limit = `limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`;
   const pageIds = `with page as (select e."id" from ${plan.from} ${where.sql} ${order} ${limit})`;
-  // A total the count cache knows: the page alone, planned on its own (docs/performance.md, "Counts").
-  const searched = known === undefined && Boolean(query.search && where.sql);
-  const head =
-    known !== undefined
-      ? `${pageIds}, total as (select cast(? as bigint) as total, false as estimated)`
-      : searched
-        ? searchedHead(plan, where, sortColumn ? column(sortColumn) : undefined, direction, limit)
-        : `${pageIds}, total as (${totalSql(plan, where, exactCountLimit)})`;
+  // A searched list collects its matches (the trigram indexes) unless its total is known to be
+  // large enough for a walk of the sort index to find the page sooner (docs/performance.md, "Search").
+  const searched = Boolean(query.search && where.sql);
+  const collect = searched && (known === undefined || collectsMatches(known, (query.page - 1) * query.perPage + query.perPage));
+  const sortValue = sortColumn ? column(sortColumn) : undefined;
+  // A total the count cache knows rides along as a parameter (docs/performance.md, "Counts").
+  const knownTotal = 'total as (select cast(? as bigint) as total, false as estimated, null::float8 as "rows")';
+  const head = collect
+    ? `${matchedHead(plan, where, sortValue, direction, limit)}, ${known === undefined ? searchedTotal(plan) : knownTotal}`
+    : known !== undefined
+      ? `${pageIds}, ${knownTotal}`
+      : `${pageIds}, total as (${totalSql(plan, where, exactCountLimit)})`;
+  const rowsColumn = collect || known !== undefined ? ', total."rows" as "__rows"' : '';
   const sql = `${head}
-    select ${plan.select}, total.total as "__total", total.estimated as "__estimated"
+    select ${plan.select}, total.total as "__total", total.estimated as "__estimated"${rowsColumn}
     from page join ${plan.from} on e."id" = page."id" ${plan.joins} cross join total ${order}`;
-  const params = known !== undefined ? [...where.params, known] : searched ? where.params : [...where.params, ...where.params];
+  const params = [...where.params, ...(known !== undefined ? [known.total] : collect ? [] : where.params)];
   // A first page without parameters (the unfiltered list, by any sort) is the most frequent list
   // request: prepared, PostgreSQL plans it once per connection instead of on every request
   // (docs/performance.md, "Where the time goes"). Deeper pages would each be another text.
@@ -223,18 +229,48 @@ export async function selectPage(
 }
 
 /**
- * A searched list (docs/performance.md, "Search"): its exact total reads every match anyway (the
- * trigram indexes' bitmap), so the matches' ids and sort values are collected once and both the
- * total and the page come from them. Walking the sort index instead, hoping for early matches,
- * reads the whole index before the first match of a rare term that sorts late.
+ * How much costlier a walk of the sort index may turn out than its estimate: the walk assumes
+ * the matches spread evenly through the sort order, and they often do not (the drafts of the
+ * journal sort first for `published_at desc`, and a term may match none of them).
  */
-function searchedHead(plan: ListPlan, where: SqlPart, sort: string | undefined, direction: string, limit: string): string {
+const WALK_RISK = 10;
+
+/**
+ * Whether a searched list whose total is known collects its matches rather than walk the sort
+ * index (docs/performance.md, "Search"). Collecting reads the `total` matches through the
+ * trigram indexes, whatever the page; a walk reads about `reach × rows / total` rows before it has
+ * the page (`reach`: the offset plus the page size) when the matches are spread evenly, up to
+ * the whole table when they are not. So the walk is chosen only when its estimate, times
+ * `WALK_RISK`, is still below the collect: a common term on a large table. A table never analyzed
+ * has no size to compare with, and collects: at most what counting that total already read.
+ */
+export function collectsMatches(known: KnownTotal, reach: number): boolean {
+  const rows = known.tableRows;
+  if (rows === undefined || !(rows > 0)) return true;
+  return known.total * known.total <= WALK_RISK * reach * rows;
+}
+
+/**
+ * The matches of a searched list (docs/performance.md, "Search"), collected once through the
+ * trigram indexes with their sort values, and its page: a top-N sort of those ids, not a walk of
+ * the sort index hoping for early matches, which reads the whole index before the first match of
+ * a rare term that sorts late.
+ */
+function matchedHead(plan: ListPlan, where: SqlPart, sort: string | undefined, direction: string, limit: string): string {
   const sortValue = sort ? `, ${sort} as "__sort"` : '';
   const order = sort ? `order by "__sort" ${direction}, "id" ${direction}` : 'order by "id" asc';
   return `with matched as materialized (select e."id"${sortValue} from ${plan.from} ${where.sql}),
-      page as (select "id" from matched ${order} ${limit}),
-      total as (select count(*) as total, false as estimated from matched)`;
+      page as (select "id" from matched ${order} ${limit})`;
 }
+
+/**
+ * The exact total of the collected matches, with the table's size (the planner's `reltuples`,
+ * null before the first analyze) for the plan of the same search's later pages.
+ */
+const searchedTotal = (plan: ListPlan) =>
+  `total as (select count(*) as total, false as estimated,
+      (select nullif(greatest(c.reltuples, 0), 0)::float8 from pg_class c where c.oid = ${quoteLiteral(plan.table)}::regclass) as "rows"
+    from matched)`;
 
 /** The total alone (an empty later page): exact or estimated as `selectPage` decides. */
 export async function countRows(
