@@ -24,11 +24,11 @@ export interface Database {
    */
   listen(channel: string, handlers: NotificationHandlers, timing?: Partial<ListenerTiming>): Promise<NotificationListener>;
   /**
-   * Runs a statement without parameters, on the server as a named prepared statement of the
-   * pool's connection, planned once per connection (docs/performance.md, "Where the time goes");
-   * inside a transaction, on the embedded database, or past the most texts named, through `em`.
+   * Runs a statement (`?` parameters), on the server as a named prepared statement of the pool's
+   * connection, planned once per connection (docs/performance.md, "Where the time goes"); inside
+   * a transaction, on the embedded database, or past the most texts named, through `em`.
    */
-  prepared<T = Record<string, unknown>>(em: EntityManager, sql: string): Promise<T[]>;
+  prepared<T = Record<string, unknown>>(em: EntityManager, sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** The prepared statements behind `prepared`, shared with the guard's lookups (`auth/service.ts`). */
   statements: PreparedStatements;
   close(): Promise<void>;
@@ -124,7 +124,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
         },
       };
     },
-    prepared: (em, sql) => statements.run(em, sql),
+    prepared: (em, sql, params) => statements.run(em, sql, params),
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()));
       listeners.clear();

@@ -44,16 +44,37 @@ export class PreparedStatements {
   }
 
   /**
-   * A statement without parameters of the request's unit of work `em`. Inside a transaction, on
-   * the embedded database, or for a text that is not named, it runs through `em` (and so on the
-   * transaction's connection); otherwise as a named statement on the pool. Every run reaches the
-   * `onQuery` hook, so the statement-count tests see it.
+   * A statement of the request's unit of work `em`, with `?` parameters as the ORM takes them.
+   * Inside a transaction, on the embedded database, or for a text that is not named, it runs
+   * through `em` (and so on the transaction's connection); otherwise as a named statement on the
+   * pool, its `?` numbered (`$1`…). Every run reaches the `onQuery` hook, so the statement-count
+   * tests see it.
    */
-  async run<T>(em: EntityManager, sql: string): Promise<T[]> {
+  async run<T>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const name = em.isInTransaction() ? undefined : this.#nameOf(sql);
-    if (!name) return em.execute<T[]>(sql);
+    const numbered = name && (params.length ? this.#numbered(sql, params.length) : sql);
+    if (!name || !numbered) return em.execute<T[]>(sql, [...params]);
     this.#options.onQuery?.(sql);
-    return (await this.#query(name, sql, undefined, () => em.execute<T[]>(sql))) as T[];
+    return (await this.#query(name, numbered, params.length ? [...params] : undefined, () => em.execute<T[]>(sql, [...params]))) as T[];
+  }
+
+  /** Texts with `?` to the same with `$1`…; `''` when the `?` could not be told from the text's own. */
+  readonly #numberedTexts = new Map<string, string>();
+
+  /**
+   * Numbers the `?` placeholders of a text outside quoted strings and identifiers. A text with
+   * another count of them than `count` (a `?` operator of jsonb, say) is never numbered: it runs
+   * through the ORM, which binds its parameters itself.
+   */
+  #numbered(sql: string, count: number): string | undefined {
+    let text = this.#numberedTexts.get(sql);
+    if (text === undefined) {
+      let n = 0;
+      text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${++n}` : token));
+      if (n !== count) text = '';
+      this.#numberedTexts.set(sql, text);
+    }
+    return text || undefined;
   }
 
   /**

@@ -8,6 +8,7 @@ import { scopeCondition } from '../list/conditions.ts';
 import type { FieldNotice } from '../../fields/plugin/define.ts';
 import { belongsToLabels, belongsToManyOptions, type RelationOption } from '../list/labels.ts';
 import { quoteIdent } from '../../database/sql.ts';
+import type { Database } from '../../database/open.ts';
 
 export interface RecordAnswer {
   data: Record<string, unknown>;
@@ -105,6 +106,18 @@ export async function readRecord(
 ): Promise<Record<string, unknown>> {
   const scope = await scopeCondition(controller, 'form', ctx.scope());
   const em = ctx.em();
+  const digest = options.digest === true;
+  // Without a form scope the statement is the same for every id: built once, and prepared, so
+  // that PostgreSQL plans it once per connection (docs/performance.md, "A record in one statement").
+  const rows = scope
+    ? ((await recordQuery(controller, em, id, scope, digest).execute('all', true)) as Record<string, unknown>[])
+    : await readUnscoped(controller, em, id, digest, ctx.services.db);
+  if (!rows[0]) throw NotFound();
+  return rows[0];
+}
+
+/** The one statement of `readRecord`: the row through the scope, its labels, options and digest. */
+function recordQuery(controller: ResolvedController, em: EntityManager, id: number, scope: Condition | undefined, digest: boolean) {
   const qb = em
     .createQueryBuilder(controller.meta.class, 'e')
     .select('*' as never)
@@ -119,10 +132,39 @@ export async function readRecord(
     qb.leftJoinLateral(raw(belongsToManySubquery(em, field, '"e"."id"')), `m${index}`, { [raw('true')]: [] });
     qb.addSelect(raw(`"m${index}"."options" as "__many${index}"`) as never);
   });
-  if (options.digest) qb.addSelect(raw(`${ROW_DIGEST_SQL} as "${ROW_DIGEST_KEY}"`) as never);
-  const rows = (await qb.limit(1).execute('all', true)) as Record<string, unknown>[];
-  if (!rows[0]) throw NotFound();
-  return rows[0];
+  if (digest) qb.addSelect(raw(`${ROW_DIGEST_SQL} as "${ROW_DIGEST_KEY}"`) as never);
+  return qb.limit(1);
+}
+
+/** An id no record has, standing for the requested one in the statement built once. */
+const ID_SLOT = -7_352_910_461;
+
+/** The text and parameters of a controller's unscoped read, with and without the digest. */
+const unscopedStatements = new WeakMap<ResolvedController, Map<boolean, { sql: string; params: unknown[] }>>();
+
+async function readUnscoped(
+  controller: ResolvedController,
+  em: EntityManager,
+  id: number,
+  digest: boolean,
+  db: Pick<Database, 'prepared'>,
+): Promise<Record<string, unknown>[]> {
+  let statements = unscopedStatements.get(controller);
+  if (!statements) unscopedStatements.set(controller, (statements = new Map()));
+  let statement = statements.get(digest);
+  if (!statement) {
+    const query = recordQuery(controller, em, ID_SLOT, undefined, digest).toQuery();
+    statement = { sql: query.sql, params: [...query.params] };
+    statements.set(digest, statement);
+  }
+  const rows = await db.prepared<Record<string, unknown>>(
+    em,
+    statement.sql,
+    statement.params.map((param) => (param === ID_SLOT ? id : param)),
+  );
+  // Column names to property names, as the query builder maps them.
+  const driver = em.getDriver();
+  return rows.map((row) => driver.mapResult(row, controller.meta as never) as Record<string, unknown>);
 }
 
 const referenceId = (value: unknown): number | null =>
