@@ -25,9 +25,9 @@ process.on('SIGINT', shutdown);
 childControl(shutdown);
 
 // `--exact-counts`: every list total is a count on every request, as the floor's: no estimate, no
-// count cache (docs/performance.md, "Counts").
-app = await startExampleApp(
-  process.env,
-  process.env.BENCH_EXACT_COUNTS ? { exactCountLimit: Number.MAX_SAFE_INTEGER, countCacheSeconds: 0 } : {},
-);
+// count cache (docs/performance.md, "Counts"). The first-search app (W2f, W2rf): no count cache.
+app = await startExampleApp(process.env, {
+  ...(process.env.BENCH_EXACT_COUNTS ? { exactCountLimit: Number.MAX_SAFE_INTEGER, countCacheSeconds: 0 } : {}),
+  ...(process.env.BENCH_NO_COUNT_CACHE ? { countCacheSeconds: 0 } : {}),
+});
 if (stopping) await app.close();

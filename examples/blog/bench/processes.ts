@@ -50,9 +50,10 @@ export interface StartServerOptions {
 /**
  * The environment of the example app under a benchmark: production mode, a fresh secret, its own
  * data folder, no demo data, no proxy; `exactCounts` is read by bench/app-server.ts (no estimated
- * totals and no count cache, so every workload compares like with like).
+ * totals and no count cache, so every workload compares like with like), and `countCache: false`
+ * (no count cache: every search is a first search, the workloads W2f and W2rf).
  */
-export function benchAppEnv(dataDir: string, exactCounts = false): NodeJS.ProcessEnv {
+export function benchAppEnv(dataDir: string, exactCounts = false, countCache = true): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: 'production',
@@ -61,6 +62,7 @@ export function benchAppEnv(dataDir: string, exactCounts = false): NodeJS.Proces
     CMS_DEMO_DATA: '',
     TRUST_PROXY: '',
     BENCH_EXACT_COUNTS: exactCounts ? '1' : '',
+    BENCH_NO_COUNT_CACHE: countCache ? '' : '1',
   };
 }
 
