@@ -49,6 +49,7 @@ const STEPS: Array<{ name: string; frame: RegExp; whole?: boolean }> = [
   { name: 'statement: PostgreSQL driver', frame: /\/node_modules\/(pg|pg-pool|pg-protocol|kysely)\// },
   { name: 'statement: SQL and ORM', frame: /\/node_modules\/@mikro-orm\/|^readRecord |\/database\/prepared\.ts/ },
   { name: 'encode the record', frame: /^encodeRecord |\/fields\// },
+  { name: 'the answer as JSON', frame: /^json .*\/http\/dispatch\.ts/, whole: true },
   { name: 'parameter checks', frame: /\/node_modules\/ajv|\/http\/validate\.ts/ },
   { name: 'routing', frame: /\/http\/match\.ts|^compilePath / },
   { name: 'admin pipeline', frame: /\/packages\/admin-core\/src\/(http|context|strings)\/|\/packages\/admin-koa\// },
