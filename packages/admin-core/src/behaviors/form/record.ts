@@ -154,6 +154,8 @@ async function readUnscoped(
   let statement = statements.get(digest);
   if (!statement) {
     const query = recordQuery(controller, em, ID_SLOT, undefined, digest).toQuery();
+    // The id must be a parameter of the text, or every request would read the slot.
+    if (!query.params.includes(ID_SLOT)) throw new Error(`readRecord: the statement of ${controller.address} does not bind its id`);
     statement = { sql: query.sql, params: [...query.params] };
     statements.set(digest, statement);
   }
