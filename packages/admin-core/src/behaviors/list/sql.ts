@@ -207,13 +207,14 @@ export async function selectPage(
   const collect = searched && (known === undefined || collectsMatches(known, (query.page - 1) * query.perPage + query.perPage));
   const sortValue = sortColumn ? column(sortColumn) : undefined;
   // A total the count cache knows rides along as a parameter (docs/performance.md, "Counts").
-  const knownTotal = 'total as (select cast(? as bigint) as total, false as estimated, null::float8 as "rows")';
+  const knownTotal = 'total as (select cast(? as bigint) as total, false as estimated)';
   const head = collect
     ? `${matchedHead(plan, where, sortValue, direction, limit)}, ${known === undefined ? searchedTotal(plan) : knownTotal}`
     : known !== undefined
       ? `${pageIds}, ${knownTotal}`
       : `${pageIds}, total as (${totalSql(plan, where, exactCountLimit)})`;
-  const rowsColumn = collect || known !== undefined ? ', total."rows" as "__rows"' : '';
+  // Only a count carries the table's size (kept with the total it counted).
+  const rowsColumn = collect && known === undefined ? ', total."rows" as "__rows"' : '';
   const sql = `${head}
     select ${plan.select}, total.total as "__total", total.estimated as "__estimated"${rowsColumn}
     from page join ${plan.from} on e."id" = page."id" ${plan.joins} cross join total ${order}`;
