@@ -1,5 +1,5 @@
 import type { OperationContext } from '../context/operation.ts';
-import { Validation, type ErrorDetails } from '../errors/index.ts';
+import { keysRefusal } from '../errors/details.ts';
 import { SESSION_COOKIE } from '../http/cookies.ts';
 import { ok } from '../http/envelope.ts';
 import type { AdminResponse, AuthedRequest, RouteDefinition } from '../http/types.ts';
@@ -34,11 +34,7 @@ async function putAccount(req: AuthedRequest, ctx: OperationContext): Promise<Ad
 async function postAvatar(req: AuthedRequest, ctx: OperationContext): Promise<AdminResponse> {
   // Form fields other than the file have no meaning here; name each one.
   const fields = isPlainObject(req.body) ? Object.keys(req.body) : [];
-  if (fields.length) {
-    const details: ErrorDetails = {};
-    for (const key of fields) details[key] = [ctx.t('backend::validation.unknown_key')];
-    throw Validation(details);
-  }
+  if (fields.length) throw keysRefusal(fields, () => ctx.t('backend::validation.unknown_key'));
   return ok(await replaceAvatar(await readAvatarUpload(req.files, ctx), ctx));
 }
 

@@ -73,6 +73,31 @@ export class LoginThrottle {
     }
   }
 
+  /**
+   * A refusal of an anonymous route's input (a 422 of `POST /auth/login`, of a public plugin
+   * route): one hit on the address's counter, so that refusals cost an address the same budget
+   * as failed logins; over the limit it is 429 (docs/auth.md, "Login throttling").
+   */
+  async refused(em: EntityManager, address: string): Promise<void> {
+    const result = await this.#count(em, this.keys('', address).address, this.#config.address);
+    if (result.over) throw TooManyRequests(Math.max(1, result.retryAfter));
+  }
+
+  /**
+   * 429 when the address is over its limit in the current window, counting nothing: an anonymous
+   * route that reads a body asks this before reading it, so an address over its budget costs no
+   * parsing (docs/auth.md, "Login throttling").
+   */
+  async admit(em: EntityManager, address: string): Promise<void> {
+    const rule = this.#config.address;
+    const rows = await em.execute<Array<{ retry_after: number }>>(
+      `select ceil(extract(epoch from (window_started_at + make_interval(secs => ?) - now())))::int as retry_after
+         from cms_throttle where key = ? and hits >= ? and window_started_at > now() - make_interval(secs => ?)`,
+      [rule.windowSeconds, this.keys('', address).address, rule.max, rule.windowSeconds],
+    );
+    if (rows[0]) throw TooManyRequests(Math.max(1, Number(rows[0].retry_after)));
+  }
+
   async succeeded(em: EntityManager, subject: ThrottleSubject, address: string): Promise<void> {
     const keys = this.keys(subject, address);
     await em.execute('delete from cms_throttle where key = ?', [keys.login]);

@@ -26,6 +26,8 @@ export interface AdminErrorOptions {
   messageKey?: string;
   params?: Record<string, string | number>;
   details?: ErrorDetails;
+  /** Problems found beyond `details` and only counted (docs/errors.md, "Bounded refusals"). */
+  omitted?: number;
   headers?: Record<string, string>;
   /**
    * The resource as it stands, answered beside `error` as `data` and `meta` (and `exists`, a
@@ -61,6 +63,7 @@ export class AdminError extends Error {
   readonly messageKey: string;
   readonly params: Record<string, string | number>;
   readonly details: ErrorDetails;
+  readonly omitted: number;
   readonly headers: Record<string, string>;
   readonly current: CurrentResource | undefined;
 
@@ -81,6 +84,7 @@ export class AdminError extends Error {
     this.messageKey = messageKey;
     this.params = options.params ?? {};
     this.details = options.details ?? {};
+    this.omitted = options.omitted ?? 0;
     this.headers = options.headers ?? {};
     this.current = options.current;
   }
@@ -112,12 +116,17 @@ export const NotFound = (messageKey?: string) => new AdminError('not_found', { m
 export const Conflict = (code: CodeOfKind<'conflict'> | PluginErrorCode, messageKey?: string) =>
   ofKind('conflict', code, 'backend::errors.conflict', { messageKey });
 
-/** A 422 whose `details` name each offending field; the code (default `validation_failed`) and the message key are optional. */
+/**
+ * A 422 whose `details` name each offending field; the code (default `validation_failed`) and the
+ * message key are optional; `omitted` counts problems found beyond `details` (docs/errors.md,
+ * "Bounded refusals").
+ */
 export const Validation = (
   details: ErrorDetails,
   code: CodeOfKind<'validation'> | PluginErrorCode = 'validation_failed',
   messageKey?: string,
-) => ofKind('validation', code, 'backend::errors.validation_failed', { messageKey, details });
+  omitted = 0,
+) => ofKind('validation', code, 'backend::errors.validation_failed', { messageKey, details, omitted });
 
 export const TooManyRequests = (retryAfterSeconds: number) =>
   new AdminError('too_many_requests', {

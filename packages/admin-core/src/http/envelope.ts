@@ -1,5 +1,6 @@
 import { ERROR_CODES, statusOf } from '../errors/codes.ts';
-import { AdminError, isAdminError } from '../errors/index.ts';
+import { boundDetails, withMore } from '../errors/details.ts';
+import { AdminError, isAdminError, type ErrorDetails } from '../errors/index.ts';
 import { isTransientDatabaseError } from '../errors/transient.ts';
 import type { Logger } from '../config/resolved.ts';
 import type { Strings } from '../i18n/strings.ts';
@@ -21,16 +22,18 @@ export interface ErrorBody {
 
 /**
  * Field messages are localized where they are built; a message that is still a string key
- * (`namespace::key`, as plugin hooks write them, having no locale) is translated here.
+ * (`namespace::key`, as plugin hooks write them, having no locale) is translated here. The
+ * details are bounded first (docs/errors.md, "Bounded refusals"): at most 50 fields of at most 3
+ * messages, the rest counted in a closing `body` entry that `message` repeats.
  */
-function localizeDetails(details: Record<string, string[]>, strings: Strings, locale: string): Record<string, string[]> {
+function localizeDetails(error: AdminError, strings: Strings, locale: string): { details: ErrorDetails; more: string | undefined } {
+  const localize = (message: string) => (/^[a-z0-9_.-]+::[a-z0-9_.-]+$/i.test(message) ? strings.t(locale, message) : message);
+  const bounded = boundDetails(error.details, error.omitted);
   // fromEntries defines own properties, so a field named `__proto__` stays a field.
-  return Object.fromEntries(
-    Object.entries(details).map(([field, messages]) => [
-      field,
-      messages.map((message) => (/^[a-z0-9_.-]+::[a-z0-9_.-]+$/i.test(message) ? strings.t(locale, message) : message)),
-    ]),
-  );
+  const details = Object.fromEntries(Object.entries(bounded.details).map(([field, messages]) => [field, messages.map(localize)]));
+  if (bounded.more === 0) return { details, more: undefined };
+  const more = strings.t(locale, 'backend::errors.more_problems', { count: bounded.more }, bounded.more);
+  return { details: withMore(details, more), more };
 }
 
 /** Where an opaque 500 is logged: the request it answered (docs/architecture.md, "Request flow"). */
@@ -58,14 +61,16 @@ export function toErrorResponse(
   const error = isTransientDatabaseError(thrown) ? new AdminError('transient_conflict') : thrown;
   if (isAdminError(error)) {
     const count = typeof error.params.seconds === 'number' ? error.params.seconds : undefined;
+    const { details, more } = localizeDetails(error, strings, locale);
+    const message = strings.t(locale, error.messageKey, { ...error.params, count: count ?? '' }, count);
     return {
       status: error.status,
       headers: { ...error.headers },
       body: {
         error: {
           code: error.code,
-          message: strings.t(locale, error.messageKey, { ...error.params, count: count ?? '' }, count),
-          details: localizeDetails(error.details, strings, locale),
+          message: more === undefined ? message : `${message} ${more}`,
+          details,
         },
         ...(error.current
           ? {

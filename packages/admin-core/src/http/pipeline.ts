@@ -2,6 +2,7 @@ import { hasPermissions } from '../auth/permissions.ts';
 import type { AdminServices } from '../context/services.ts';
 import { operationContext, requestContext } from '../context/operation.ts';
 import type { Principal } from '../auth/principal.ts';
+import { DetailsCollector } from '../errors/details.ts';
 import { AdminError, Forbidden, isAdminError, Unauthorized, Validation } from '../errors/index.ts';
 import { toErrorResponse } from './envelope.ts';
 import type { RouteCheck } from './validate.ts';
@@ -33,15 +34,16 @@ const hasXhrHeader = (req: AdminRequest) => (req.headers['x-requested-with'] ?? 
 /** Refuses query parameters the route does not declare (`filter[...]` style keys by their base). */
 function checkQuery(route: RouteDefinition, req: AdminRequest, core: AdminServices) {
   const allowed = new Set(route.query ?? []);
-  const unknown: Array<[string, string[]]> = [];
+  const unknown = new DetailsCollector();
+  const message = () => core.strings.t(req.locale, 'backend::validation.unknown_key');
   for (const key of Object.keys(req.query)) {
     // `filter[*]` admits deepObject filter keys; the list behaviour checks each filter's name.
     if (allowed.has('filter[*]') && /^filter\[[^\]]*\]$/.test(key)) continue;
-    if (!allowed.has(key)) unknown.push([key, [core.strings.t(req.locale, 'backend::validation.unknown_key')]]);
+    // The collector defines own keys: `?__proto__=1` is named like any other key, never assigned
+    // to the prototype (which used to let it through silently).
+    if (!allowed.has(key)) unknown.add(key, message);
   }
-  // fromEntries defines own keys: `?__proto__=1` is named like any other key, never assigned
-  // to the prototype (which used to let it through silently).
-  if (unknown.length) throw Validation(Object.fromEntries(unknown));
+  if (unknown.any) throw unknown.refusal();
 }
 
 /** A route that takes no body refuses any body but an empty object. */
@@ -94,13 +96,11 @@ const namedKey = (key: string) => key.replace(/\u0000/g, '').replace(new RegExp(
  * echoed what was sent, so the answer would not be what is stored.
  */
 function checkText(req: AdminRequest, core: AdminServices) {
-  const details: Record<string, string[]> = {};
+  const details = new DetailsCollector();
   const refuse = (key: string, problem: 'nul' | 'surrogate') =>
-    Object.defineProperty(details, namedKey(key), {
-      value: [core.strings.t(req.locale, problem === 'nul' ? 'backend::validation.invalid' : 'backend::validation.lone_surrogate')],
-      enumerable: true,
-      configurable: true,
-    });
+    details.add(namedKey(key), () =>
+      core.strings.t(req.locale, problem === 'nul' ? 'backend::validation.invalid' : 'backend::validation.lone_surrogate'),
+    );
   for (const [key, value] of Object.entries(req.query)) {
     const problem = textProblem(key) ?? problemIn(value);
     if (problem) refuse(key, problem);
@@ -114,7 +114,7 @@ function checkText(req: AdminRequest, core: AdminServices) {
     const problem = problemIn(req.body);
     if (problem) refuse('body', problem);
   }
-  if (Object.keys(details).length) throw Validation(details);
+  if (details.any) throw details.refusal();
 }
 
 const csrfRefusal = () => new AdminError('xhr_required');
@@ -183,14 +183,37 @@ async function answerRoute(
 ): Promise<AdminResponse> {
   if (route.auth === 'public') {
     if (route.requireXhr && !hasXhrHeader(req)) throw csrfRefusal();
-    await prepare(core, route, req, loadBody, check);
-    return route.handler(req, requestContext(core, req.locale, req.requestId, req.ip));
+    return answerPublic(core, route, req, loadBody, check);
   }
   const { principal, transport } = await guard(core, route, req);
   const authed: AuthedRequest = Object.assign(req, { principal, transport });
   route.authorize?.(authed);
   await prepare(core, route, req, loadBody, check);
   return route.handler(authed, operationContext(requestContext(core, req.locale, req.requestId, req.ip), principal, transport));
+}
+
+/**
+ * An anonymous route, under the per-address throttle (docs/auth.md, "Login throttling"): an
+ * address over its limit is 429 before a body is read, and each refusal of the input (the
+ * pipeline's or the handler's 422) counts as one attempt, so refusals cost an anonymous caller
+ * the budget failed logins do.
+ */
+async function answerPublic(
+  core: AdminServices,
+  route: RouteDefinition & { auth: 'public' },
+  req: AdminRequest,
+  loadBody: ((req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>) | undefined,
+  check: RouteCheck | undefined,
+): Promise<AdminResponse> {
+  const { throttle } = core.auth;
+  if (bodyKindOf(route, req.method) !== 'none') await throttle.admit(core.auth.em(), req.ip);
+  try {
+    await prepare(core, route, req, loadBody, check);
+    return await route.handler(req, requestContext(core, req.locale, req.requestId, req.ip));
+  } catch (error) {
+    if (isAdminError(error) && error.kind === 'validation') await throttle.refused(core.auth.em(), req.ip);
+    throw error;
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { ValidateFunction } from 'ajv';
-import { NotFound, Validation, type ErrorDetails } from '../errors/index.ts';
+import { DetailsCollector } from '../errors/details.ts';
+import { NotFound, Validation } from '../errors/index.ts';
 import type { Strings } from '../i18n/strings.ts';
 import type { RouteSchema } from '../schema/route.ts';
 import type { Parameter, Schema } from '../schema/types.ts';
-import { absoluteRefs, compileOnce, detailsOf, newAjv, type Translate } from '../schema/validate.ts';
+import { absoluteRefs, collectDetails, compileChecks, refusalOf, type SchemaCheck, type Translate } from '../schema/validate.ts';
 import { bodyKindOf, type AdminRequest, type RouteDefinition } from './types.ts';
 
 /*
@@ -28,19 +28,19 @@ function decodeParameter(raw: unknown, schema: Schema): unknown {
 
 interface CompiledParameter {
   parameter: Parameter;
-  validate: ValidateFunction;
+  check: SchemaCheck;
 }
 
 /** One route's checks: its parameters, then its JSON body. */
 function compileRoute(
   route: RouteDefinition,
   schema: RouteSchema,
-  compile: (schema: Schema) => ValidateFunction,
+  compile: (schema: Schema) => SchemaCheck,
   components: Record<string, Schema>,
 ): RouteCheck {
   const parameters: CompiledParameter[] = (schema.parameters ?? [])
     .filter((parameter) => parameter.style !== 'deepObject' && !(parameter.in === 'query' && schema.handlerDecodesQuery))
-    .map((parameter) => ({ parameter, validate: compile(parameter.schema) }));
+    .map((parameter) => ({ parameter, check: compile(parameter.schema) }));
   const json = bodyKindOf(route, route.method) === 'json' ? schema.body?.content['application/json']?.schema : undefined;
   const body = json && !schema.handlerDecodesBody ? compile(json) : undefined;
   // A body described as an object (directly or by a component) must be one: `body_object` otherwise.
@@ -49,8 +49,8 @@ function compileRoute(
 
   return (req, strings) => {
     const t: Translate = (key, params, count) => strings.t(req.locale, key, params, count);
-    const details: ErrorDetails = {};
-    for (const { parameter, validate } of parameters) {
+    const details = new DetailsCollector();
+    for (const { parameter, check } of parameters) {
       const raw =
         parameter.in === 'path'
           ? req.params[parameter.name]
@@ -59,24 +59,26 @@ function compileRoute(
             : req.headers[parameter.name.toLowerCase()];
       if (raw === undefined) {
         if (parameter.required && parameter.in !== 'path') {
-          const message = schema.messages?.[parameter.name] ?? 'backend::validation.required';
-          Object.defineProperty(details, parameter.name, { value: [t(message)], enumerable: true, writable: true, configurable: true });
+          details.add(parameter.name, () => t(schema.messages?.[parameter.name] ?? 'backend::validation.required'));
         }
         continue;
       }
       // A repeated query key is one value too many unless the parameter is a list: its type fails.
-      if (validate(decodeParameter(raw, parameter.schema))) continue;
+      const refused = check(decodeParameter(raw, parameter.schema));
+      if (!refused) continue;
       // A path that names no such thing is not found, whatever was wrong with it.
       if (parameter.in === 'path') throw NotFound();
-      Object.assign(details, detailsOf(validate.errors ?? [], parameter.name, schema.messages, t));
+      details.omit(refused.omitted);
+      collectDetails(details, refused.errors, parameter.name, schema.messages, t);
     }
-    if (Object.keys(details).length) throw Validation(details);
+    if (details.any) throw details.refusal();
     if (!wantsObject) return;
     const value = req.body === undefined || req.body === null ? {} : req.body;
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw Validation({ body: [t('backend::validation.body_object')] });
     }
-    if (body && !body(value)) throw Validation(detailsOf(body.errors ?? [], undefined, schema.messages, t));
+    const refused = body?.(value);
+    if (refused) throw refusalOf(refused, undefined, schema.messages, t);
   };
 }
 
@@ -89,8 +91,7 @@ export function compileRouteChecks(
   described: ReadonlyMap<RouteDefinition, RouteSchema>,
   components: Record<string, Schema>,
 ): ReadonlyMap<RouteDefinition, RouteCheck> {
-  const ajv = newAjv(components);
-  const compile = compileOnce(ajv, absoluteRefs);
+  const compile = compileChecks(components, absoluteRefs);
   const checks = new Map<RouteDefinition, RouteCheck>();
   for (const [route, schema] of described) {
     if (route.schema !== undefined) checks.set(route, compileRoute(route, schema, compile, components));

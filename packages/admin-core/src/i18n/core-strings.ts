@@ -20,6 +20,7 @@ export const coreStrings: StringTable = {
     'errors.unsupported_media_type': 'The request body must be sent as {expected}.',
     'errors.payload_too_large': 'The request body is too large.',
     'errors.body_too_deep': 'The request body nests objects and lists more than {max} levels deep.',
+    'errors.more_problems': { one: '… and {count} more problem', other: '… and {count} more problems' },
     'validation.required': 'This field is required.',
     'validation.string': 'This field must be a string.',
     'validation.boolean': 'This field must be true or false.',
@@ -34,6 +35,14 @@ export const coreStrings: StringTable = {
     'validation.max_length': {
       one: 'This field may have at most {count} character.',
       other: 'This field may have at most {count} characters.',
+    },
+    'validation.min_items': {
+      one: 'This list must have at least {count} item.',
+      other: 'This list must have at least {count} items.',
+    },
+    'validation.max_items': {
+      one: 'This list may have at most {count} item.',
+      other: 'This list may have at most {count} items.',
     },
     'validation.one_of': 'This value is not one of the allowed values: {values}.',
     'validation.unknown_key': 'This key is not allowed here.',
@@ -188,6 +197,7 @@ export const coreStrings: StringTable = {
     'errors.unsupported_media_type': 'Der Inhalt der Anfrage muss als {expected} gesendet werden.',
     'errors.payload_too_large': 'Der Inhalt der Anfrage ist zu groß.',
     'errors.body_too_deep': 'Der Inhalt der Anfrage verschachtelt Objekte und Listen tiefer als {max} Ebenen.',
+    'errors.more_problems': { one: '… und {count} weiteres Problem', other: '… und {count} weitere Probleme' },
     'validation.required': 'Dieses Feld ist erforderlich.',
     'validation.string': 'Dieses Feld muss eine Zeichenkette sein.',
     'validation.boolean': 'Dieses Feld muss wahr oder falsch sein.',
@@ -202,6 +212,14 @@ export const coreStrings: StringTable = {
     'validation.max_length': {
       one: 'Dieses Feld darf höchstens {count} Zeichen haben.',
       other: 'Dieses Feld darf höchstens {count} Zeichen haben.',
+    },
+    'validation.min_items': {
+      one: 'Diese Liste muss mindestens {count} Eintrag haben.',
+      other: 'Diese Liste muss mindestens {count} Einträge haben.',
+    },
+    'validation.max_items': {
+      one: 'Diese Liste darf höchstens {count} Eintrag haben.',
+      other: 'Diese Liste darf höchstens {count} Einträge haben.',
     },
     'validation.one_of': 'Dieser Wert ist keiner der erlaubten Werte: {values}.',
     'validation.unknown_key': 'Dieser Schlüssel ist hier nicht erlaubt.',

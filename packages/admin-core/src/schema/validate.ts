@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { Validation, type ErrorDetails } from '../errors/index.ts';
+import { countProblems, DetailsCollector } from '../errors/details.ts';
+import type { AdminError } from '../errors/index.ts';
+import { boundedValue } from './bounded.ts';
 import type { Schema } from './types.ts';
 
 /*
@@ -8,6 +10,9 @@ import type { Schema } from './types.ts';
  * validation_failed"): Ajv validators compiled once, their errors turned into `details` keyed
  * like the hand-written checks were (`ids[0]`, `name`). The pipeline checks route inputs with it
  * (`http/validate.ts`); operations check the typed inputs code hands them with the same schemas.
+ * A refusal's cost is bounded by the schema, not by the value (docs/errors.md, "Bounded
+ * refusals"): a value is first checked by a validator that stops at its first error; only a
+ * refused value is checked for all its errors, as `boundedValue` cut it.
  */
 
 /** A message in the request's locale: `ctx.t`, or `strings.t` bound to a locale. */
@@ -30,9 +35,10 @@ export function absoluteRefs(schema: unknown): unknown {
   return out;
 }
 
-export function newAjv(components: Record<string, Schema> = {}): Ajv {
+function newAjv(components: Record<string, Schema>, allErrors: boolean): Ajv {
   // `strict: false`: OpenAPI 3.0 annotations (`example`, `xml`) are not JSON Schema keywords.
-  const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+  // `messages: false`: the admin's messages come from its own keys (`messageOf`).
+  const ajv = new Ajv({ allErrors, messages: false, strict: false, logger: false });
   // ajv-formats is CommonJS: its plugin is the module's `default`.
   addFormats.default(ajv);
   // Formats OpenAPI names that constrain nothing a JSON value can break.
@@ -71,11 +77,13 @@ function messageOf(error: ErrorObject, t: Translate): string {
       return t(`backend::validation.${key}`);
     }
     case 'minLength':
-    case 'minItems':
       return t('backend::validation.min_length', {}, Number(params.limit));
     case 'maxLength':
-    case 'maxItems':
       return t('backend::validation.max_length', {}, Number(params.limit));
+    case 'minItems':
+      return t('backend::validation.min_items', {}, Number(params.limit));
+    case 'maxItems':
+      return t('backend::validation.max_items', {}, Number(params.limit));
     case 'minimum':
       return t('backend::validation.min', { min: Number(params.limit) });
     case 'maximum':
@@ -96,14 +104,18 @@ function ownString(messages: MessageOverrides | undefined, key: string): string 
   return messages !== undefined && Object.hasOwn(messages, key) ? messages[key] : undefined;
 }
 
-/** Ajv's errors as `details`: the first message of each key (a wrong type says only that), in the route's overrides' words. */
-export function detailsOf(
+/**
+ * Ajv's errors as refusals: the first message of each key (a wrong type says only that), in the
+ * route's overrides' words, into `into`, which keeps at most its bound of fields and counts the rest.
+ */
+export function collectDetails(
+  into: DetailsCollector,
   errors: readonly ErrorObject[],
   prefix: string | undefined,
   messages: MessageOverrides | undefined,
   t: Translate,
-): ErrorDetails {
-  const details: ErrorDetails = {};
+): void {
+  const seen = new Set<string>();
   for (const error of errors) {
     // `anyOf`/`oneOf` summarise their branches' errors, which are reported themselves.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
@@ -116,38 +128,71 @@ export function detailsOf(
           : undefined;
     const inner = detailKey(error.instancePath, extra);
     const key = prefix === undefined ? inner || 'body' : inner ? `${prefix}.${inner}` : prefix;
-    if (Object.hasOwn(details, key)) continue;
-    const override = ownString(messages, `${key}:${error.keyword}`) ?? ownString(messages, key);
+    if (seen.has(key)) continue;
+    seen.add(key);
     // Own keys only: a body key named `__proto__` is a detail like any other (docs/errors.md).
-    Object.defineProperty(details, key, {
-      value: [override ? t(override) : messageOf(error, t)],
-      enumerable: true,
-      writable: true,
-      configurable: true,
+    into.add(key, () => {
+      const override = ownString(messages, `${key}:${error.keyword}`) ?? ownString(messages, key);
+      return override ? t(override) : messageOf(error, t);
     });
   }
-  return details;
 }
 
+/** A refused value's errors, bounded (see `compileChecks`), with the unknown keys counted past them. */
+export interface Refused {
+  errors: ErrorObject[];
+  omitted: number;
+}
+
+/** Checks one value: undefined when it passes, else its errors. */
+export type SchemaCheck = (value: unknown) => Refused | undefined;
+
 /**
- * `ajv.compile`, once per distinct schema (by its JSON): many routes and operations share a schema
- * (every controller's `{id}`, `X-Session-Key`, a page). `prepare` maps the schema before compiling.
+ * The checks of schemas, compiled once per distinct schema (by its JSON): many routes and
+ * operations share a schema (every controller's `{id}`, `X-Session-Key`, a page). Each has a
+ * validator that stops at its first error, run on every value, and one that reports them all,
+ * compiled on the first refusal and run on the refused value cut to its schema's declared sizes
+ * (`boundedValue`): what a refusal costs is bounded by the schema (docs/errors.md, "Bounded
+ * refusals"). `prepare` maps the schema before compiling (absolute `$ref`s for the route set).
  */
-export function compileOnce(ajv: Ajv, prepare: (schema: Schema) => unknown = (schema) => schema): (schema: Schema) => ValidateFunction {
-  const compiled = new Map<string, ValidateFunction>();
+export function compileChecks(
+  components: Record<string, Schema> = {},
+  prepare: (schema: Schema) => unknown = (schema) => schema,
+): (schema: Schema) => SchemaCheck {
+  const first = newAjv(components, false);
+  const all = newAjv(components, true);
+  const resolve = (ref: string) => components[ref.replace('#/components/schemas/', '')];
+  const compiled = new Map<string, SchemaCheck>();
   return (schema) => {
     const key = JSON.stringify(schema);
-    let validate = compiled.get(key);
-    if (!validate) {
-      validate = ajv.compile(prepare(schema) as object);
-      compiled.set(key, validate);
-    }
-    return validate;
+    const known = compiled.get(key);
+    if (known) return known;
+    const quick = first.compile(prepare(schema) as object);
+    let thorough: ValidateFunction | undefined;
+    const check: SchemaCheck = (value) => {
+      if (quick(value)) return undefined;
+      thorough ??= all.compile(prepare(schema) as object);
+      const bounded = boundedValue(value, schema, resolve);
+      const errors = thorough(bounded.value) ? [...bounded.errors] : [...bounded.errors, ...(thorough.errors ?? [])];
+      countProblems(errors.length);
+      // A problem past the examined part (an item past the entry budget) is still the first error found.
+      return { errors: errors.length ? errors : [...(quick.errors ?? [])], omitted: bounded.omitted };
+    };
+    compiled.set(key, check);
+    return check;
   };
 }
 
+/** The refusal of a refused value: its details and its count of problems past them. */
+export function refusalOf(refused: Refused, prefix: string | undefined, messages: MessageOverrides | undefined, t: Translate): AdminError {
+  const collector = new DetailsCollector();
+  collector.omit(refused.omitted);
+  collectDetails(collector, refused.errors, prefix, messages, t);
+  return collector.refusal();
+}
+
 /** Operation inputs' schemas (no `$ref`), compiled once per process. */
-const compileStandalone = compileOnce(newAjv());
+const compileStandalone = compileChecks();
 
 /**
  * Checks a value an operation was handed against `schema` (compiled on first use, once per
@@ -155,7 +200,7 @@ const compileStandalone = compileOnce(newAjv());
  * Returns the value, typed.
  */
 export function checkValue<T>(schema: Schema, value: unknown, t: Translate, messages?: MessageOverrides): T {
-  const validate = compileStandalone(schema);
-  if (!validate(value)) throw Validation(detailsOf(validate.errors ?? [], undefined, messages, t));
+  const refused = compileStandalone(schema)(value);
+  if (refused) throw refusalOf(refused, undefined, messages, t);
   return value as T;
 }

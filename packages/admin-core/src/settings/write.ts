@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { OperationContext } from '../context/operation.ts';
 import type { ResolvedField } from '../controllers/resolve.ts';
+import { MAX_DETAIL_FIELDS } from '../errors/details.ts';
 import { refusalCode, Validation, type ErrorDetails } from '../errors/index.ts';
 import { containsNul } from '../fields/common.ts';
 import { crossFieldRefusals, validateRefusals } from '../fields/cross.ts';
@@ -26,6 +27,16 @@ class Refusals {
   readonly codes = new Set<FieldErrorCode>();
   /** Keys and fields already refused: later steps skip them. */
   readonly fields = new Set<string>();
+  /** Unknown keys past `MAX_DETAIL_FIELDS`: counted, not kept (docs/errors.md, "Bounded refusals"). */
+  #unknownKept = 0;
+  #omitted = 0;
+  unknown(key: string, message: () => string) {
+    if (this.#unknownKept >= MAX_DETAIL_FIELDS) this.#omitted += 1;
+    else {
+      this.#unknownKept += 1;
+      this.add(key, message());
+    }
+  }
   add(field: string, message: string, code: FieldErrorCode = 'validation_failed') {
     this.fields.add(field);
     // Own keys only: a key `__proto__` or `constructor` is named like any other, never assigned
@@ -36,15 +47,16 @@ class Refusals {
     this.codes.add(code);
   }
   throwIfAny() {
-    if (Object.keys(this.details).length) throw Validation(this.details, refusalCode(this.codes));
+    if (Object.keys(this.details).length) throw Validation(this.details, refusalCode(this.codes), undefined, this.#omitted);
   }
 }
 
 /** Unknown keys and read-only fields: refusals naming each key, answered with the values' own. */
 function checkKeys(entry: RegisteredSettings, body: Record<string, unknown>, ctx: OperationContext, refusals: Refusals) {
+  const unknown = () => ctx.t('backend::validation.unknown_key');
   for (const key of Object.keys(body)) {
     const field = entry.fields.get(key);
-    if (!field) refusals.add(key, ctx.t('backend::validation.unknown_key'));
+    if (!field) refusals.unknown(key, unknown);
     else if (field.config.readOnly) refusals.add(key, ctx.t('backend::validation.read_only'));
   }
 }

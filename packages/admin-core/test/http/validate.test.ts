@@ -110,7 +110,7 @@ describe('route checks from descriptions', () => {
     });
     expect(refusal(request({ body: { name: 'a', ids: [] } }))?.details).toEqual({
       name: [t('backend::validation.min_length', {}, 2)],
-      ids: [t('backend::validation.min_length', {}, 1)],
+      ids: [t('backend::validation.min_items', {}, 1)],
     });
   });
 

@@ -1,4 +1,5 @@
 import type { OperationContext } from '../../context/operation.ts';
+import { keysRefusal } from '../../errors/details.ts';
 import { Validation } from '../../errors/index.ts';
 import type { AdminRequest, AdminResponse, AuthedRequest } from '../../http/types.ts';
 import { isPlainObject } from '../../validation/values.ts';
@@ -59,7 +60,7 @@ export function thumbQuery(query: Record<string, unknown>): Pick<ThumbInput, 'wi
  */
 export function multipartFile(req: Pick<AdminRequest, 'files' | 'body'>, ctx: Pick<OperationContext, 't'>): FileSource {
   const extra = isPlainObject(req.body) ? Object.keys(req.body) : [];
-  if (extra.length) throw Validation(Object.fromEntries(extra.map((key) => [key, [ctx.t('backend::validation.unknown_key')]])));
+  if (extra.length) throw keysRefusal(extra, () => ctx.t('backend::validation.unknown_key'));
   const upload = req.files.length === 1 && req.files[0]!.field === FILE_UPLOAD_FIELD ? req.files[0]! : undefined;
   if (!upload) throw Validation({ [FILE_UPLOAD_FIELD]: [ctx.t('backend::upload.file_required', { field: FILE_UPLOAD_FIELD })] });
   return { path: upload.path, name: upload.originalName, type: upload.claimedType };

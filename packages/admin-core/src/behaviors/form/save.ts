@@ -3,6 +3,7 @@ import { FlushMode, type Collection, type EntityProperty } from '@mikro-orm/core
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
 import { AdminError, Forbidden, NotFound, refusalCode, Validation, type ErrorDetails } from '../../errors/index.ts';
+import { MAX_DETAIL_FIELDS } from '../../errors/details.ts';
 import { checkSessionKey } from '../../bindings/session-key.ts';
 import { isRecordId } from '../../http/params.ts';
 import { FieldError, type FieldErrorCode } from '../../fields/types.ts';
@@ -60,6 +61,19 @@ class Refusals {
   readonly #refusals: Array<{ field: string; message: string; code: FieldErrorCode; forbidden: boolean }> = [];
   /** Field names whose value was refused: later steps skip them. */
   readonly fields = new Set<string>();
+  /** Unknown keys past `MAX_DETAIL_FIELDS`: counted, not kept (docs/errors.md, "Bounded refusals"). */
+  #unknownKept = 0;
+  #omitted = 0;
+
+  /** An undeclared body key: the first ones are refusals; past the detail bound they are only counted. */
+  unknown(key: string, message: () => string): void {
+    if (this.#unknownKept >= MAX_DETAIL_FIELDS) {
+      this.#omitted += 1;
+      return;
+    }
+    this.#unknownKept += 1;
+    this.add(key, message());
+  }
 
   add(field: string, message: string, code: FieldErrorCode = 'validation_failed', forbidden = false): void {
     this.#refusals.push({ field, message, code, forbidden });
@@ -75,7 +89,7 @@ class Refusals {
   }
 
   get any(): boolean {
-    return this.#refusals.length > 0;
+    return this.#refusals.length > 0 || this.#omitted > 0;
   }
 
   /** The answer: forbidden refusals alone as a 403, else every refusal as one 422. */
@@ -91,7 +105,7 @@ class Refusals {
       details[field]!.push(message);
     }
     if (forbidden) return Forbidden(details);
-    return Validation(details, refusalCode(list.map((refusal) => refusal.code)));
+    return Validation(details, refusalCode(list.map((refusal) => refusal.code)), undefined, this.#omitted);
   }
 }
 
@@ -103,9 +117,10 @@ function checkKeys(
   ctx: OperationContext,
   refusals: Refusals,
 ): void {
+  const unknown = () => ctx.t('backend::validation.unknown_key');
   for (const key of Object.keys(body)) {
     const field = controller.fields.get(key);
-    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refusals.add(key, ctx.t('backend::validation.unknown_key'));
+    if (!field || field.type.storage === 'none' || !inContext(field, mode)) refusals.unknown(key, unknown);
     else if (field.config.readOnly) refusals.add(key, ctx.t('backend::validation.read_only'));
   }
 }
@@ -256,7 +271,8 @@ async function checkUniques(
   ctx: OperationContext,
   refusals: Refusals,
 ): Promise<void> {
-  const sent = new Set(Object.keys(body).filter((name) => !refusals.fields.has(name)));
+  // The form's fields the body sent (not its other keys: a body may hold any number of them).
+  const sent = new Set([...controller.fields.keys()].filter((name) => Object.hasOwn(body, name) && !refusals.fields.has(name)));
   const taken = await uniqueRefusals(controller, unique.keys, target, unique.stored, sent, em);
   if (hookError && !taken.length) throw hookError;
   if (hookError) joinHookRefusal(hookError, refusals);

@@ -1,6 +1,7 @@
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedRelation } from '../../controllers/resolve.ts';
 import { sessionKeyHeader, type SessionKeyHeaderName } from '../../bindings/session-key.ts';
+import { DetailsCollector } from '../../errors/details.ts';
 import { NotFound, Validation } from '../../errors/index.ts';
 import { parseId, parseIdOrZero } from '../../http/params.ts';
 import type { AuthedRequest } from '../../http/types.ts';
@@ -67,14 +68,13 @@ export function idsBody(
   extra: readonly string[] = [],
 ): { ids: number[]; body: Record<string, unknown> } {
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
-  const details: Record<string, string[]> = {};
-  // defineProperty: a key named `__proto__` stays a key of the details (and is refused by name).
-  for (const key of Object.keys(body))
-    if (key !== 'ids' && !extra.includes(key))
-      Object.defineProperty(details, key, { value: [ctx.t('backend::validation.unknown_key')], enumerable: true });
+  // The collector defines own keys: a key named `__proto__` stays a key of the details (and is refused by name).
+  const details = new DetailsCollector();
   const problem = idsProblem(body.ids, ctx);
-  if (problem !== undefined) details.ids = [problem];
-  if (Object.keys(details).length) throw Validation(details);
+  if (problem !== undefined) details.add('ids', problem);
+  const unknown = () => ctx.t('backend::validation.unknown_key');
+  for (const key of Object.keys(body)) if (key !== 'ids' && !extra.includes(key)) details.add(key, unknown);
+  if (details.any) throw details.refusal();
   return { ids: body.ids as number[], body };
 }
 

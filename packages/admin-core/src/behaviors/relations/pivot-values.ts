@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedRelation } from '../../controllers/resolve.ts';
+import { DetailsCollector } from '../../errors/details.ts';
 import { NotFound, Validation } from '../../errors/index.ts';
 import { FieldError } from '../../fields/types.ts';
 import { isPlainObject } from '../../validation/values.ts';
@@ -37,11 +38,11 @@ export async function decodePivot(
   const shape = pivotShapeProblem(target.relation, values, ctx);
   if (shape !== undefined) throw Validation({ [where]: [shape] });
   const pivot = target.relation.pivot!;
-  const details: Record<string, string[]> = {};
+  // The collector defines own keys: a key named `__proto__` stays a key of the details.
+  const details = new DetailsCollector();
   const name = (key: string) => (where === '' ? key : `${where}.${key}`);
-  for (const key of Object.keys(values))
-    if (!pivot.fields.has(key))
-      Object.defineProperty(details, name(key), { value: [ctx.t('backend::validation.unknown_key')], enumerable: true });
+  const unknown = () => ctx.t('backend::validation.unknown_key');
+  for (const key of Object.keys(values)) if (!pivot.fields.has(key)) details.add(name(key), unknown);
   const decoded: Record<string, unknown> = {};
   for (const field of pivot.fields.values()) {
     if (!Object.hasOwn(values, field.name)) continue;
@@ -62,10 +63,10 @@ export async function decodePivot(
       if (value !== undefined) decoded[field.name] = value;
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      details[name(field.name)] = [ctx.t(error.messageKey, error.params)];
+      details.add(name(field.name), () => ctx.t(error.messageKey, error.params));
     }
   }
-  if (Object.keys(details).length) throw Validation(details);
+  if (details.any) throw details.refusal();
   return decoded;
 }
 

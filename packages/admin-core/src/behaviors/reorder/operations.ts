@@ -3,6 +3,7 @@ import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController } from '../../controllers/resolve.ts';
 import type { ResolvedReorder } from '../../controllers/check-reorder.ts';
 import { scopeWhere } from '../../database/conditions.ts';
+import { DetailsCollector } from '../../errors/details.ts';
 import { Conflict, NotFound, Validation } from '../../errors/index.ts';
 import { MAX_ID } from '../../http/params.ts';
 import { isPlainObject } from '../../validation/values.ts';
@@ -118,12 +119,11 @@ export interface ReorderInput {
  */
 function checkNodes(body: ReorderInput, ctx: OperationContext): Array<{ id: number; parent_id: number | null }> {
   if (!isPlainObject(body)) throw Validation({ body: [ctx.t('backend::validation.body_object')] });
-  const details: Record<string, string[]> = {};
-  const fail = (key: string, message: string) => {
-    if (!Object.hasOwn(details, key)) Object.defineProperty(details, key, { value: [], enumerable: true, writable: true });
-    details[key]!.push(message);
-  };
-  for (const key of Object.keys(body)) if (key !== 'nodes') fail(key, ctx.t('backend::validation.unknown_key'));
+  // Bounded (docs/errors.md, "Bounded refusals"); own keys: a key `__proto__` is named like any other.
+  const details = new DetailsCollector();
+  const fail = (key: string, message: string | (() => string)) => details.add(key, message);
+  const unknown = () => ctx.t('backend::validation.unknown_key');
+  for (const key of Object.keys(body)) if (key !== 'nodes') fail(key, unknown);
   const nodes: unknown = body.nodes;
   if (!Array.isArray(nodes)) fail('nodes', ctx.t(nodes === undefined ? 'backend::validation.required' : 'backend::validation.array'));
   else if (nodes.length > MAX_REORDER_NODES) fail('nodes', ctx.t('backend::reorder.too_many', { max: MAX_REORDER_NODES }));
@@ -131,17 +131,16 @@ function checkNodes(body: ReorderInput, ctx: OperationContext): Array<{ id: numb
     nodes.forEach((node: unknown, index) => {
       const at = `nodes.${index}`;
       if (!isPlainObject(node)) {
-        fail(at, ctx.t('backend::validation.object'));
+        fail(at, () => ctx.t('backend::validation.object'));
         return;
       }
-      for (const key of Object.keys(node))
-        if (key !== 'id' && key !== 'parent_id') fail(`${at}.${key}`, ctx.t('backend::validation.unknown_key'));
-      if (!isId(node.id)) fail(`${at}.id`, ctx.t('backend::validation.integer'));
+      for (const key of Object.keys(node)) if (key !== 'id' && key !== 'parent_id') fail(`${at}.${key}`, unknown);
+      if (!isId(node.id)) fail(`${at}.id`, () => ctx.t('backend::validation.integer'));
       if (node.parent_id !== undefined && node.parent_id !== null && !isId(node.parent_id))
-        fail(`${at}.parent_id`, ctx.t('backend::validation.integer'));
+        fail(`${at}.parent_id`, () => ctx.t('backend::validation.integer'));
     });
   }
-  if (Object.keys(details).length) throw Validation(details);
+  if (details.any) throw details.refusal();
   return (nodes as Array<{ id: number; parent_id?: number | null }>).map((node) => ({ id: node.id, parent_id: node.parent_id ?? null }));
 }
 
@@ -149,8 +148,9 @@ function checkNodes(body: ReorderInput, ctx: OperationContext): Array<{ id: numb
 function duplicatesOf(nodes: Array<{ id: number }>, ctx: OperationContext): Record<string, string[]> {
   const details: Record<string, string[]> = {};
   const seen = new Set<number>();
+  const duplicate = ctx.t('backend::reorder.duplicate');
   nodes.forEach((node, index) => {
-    if (seen.has(node.id)) details[`nodes.${index}.id`] = [ctx.t('backend::reorder.duplicate')];
+    if (seen.has(node.id)) details[`nodes.${index}.id`] = [duplicate];
     seen.add(node.id);
   });
   return details;
@@ -166,9 +166,9 @@ function checkTree(nodes: Array<{ id: number; parent_id: number | null }>, reord
       : { details: { [`nodes.${index}.parent_id`]: [ctx.t('backend::reorder.flat_parent')] }, code: 'reorder.flat_parent' as const };
   }
   const parentOf = new Map(nodes.map((node) => [node.id, node.parent_id]));
+  const foreign = ctx.t('backend::reorder.foreign_parent');
   nodes.forEach((node, index) => {
-    if (node.parent_id !== null && !parentOf.has(node.parent_id))
-      details[`nodes.${index}.parent_id`] = [ctx.t('backend::reorder.foreign_parent')];
+    if (node.parent_id !== null && !parentOf.has(node.parent_id)) details[`nodes.${index}.parent_id`] = [foreign];
   });
   if (Object.keys(details).length) return { details, code: undefined };
   // Depth by walking up once per node, memoized: a cycle is a walk that meets itself.

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import type { OperationContext } from '../../context/operation.ts';
 import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import { keysRefusal } from '../../errors/details.ts';
 import { refusalCode, Validation } from '../../errors/index.ts';
 import { ok as answered } from '../../http/envelope.ts';
 import { anyValue } from '../../schema/json.ts';
@@ -77,7 +78,7 @@ async function uploadToField(
   const id = Number(req.params.id);
   // Form fields beside the file have no meaning here; name each one.
   const extra = isPlainObject(req.body) ? Object.keys(req.body) : [];
-  if (extra.length) throw Validation(Object.fromEntries(extra.map((key) => [key, [t('backend::validation.unknown_key')]])));
+  if (extra.length) throw keysRefusal(extra, () => t('backend::validation.unknown_key'));
   const refuse = (key: string, params: Record<string, string | number> = {}) => Validation({ [PLUGIN_UPLOAD_FIELD]: [t(key, params)] });
   const file = req.files.length === 1 && req.files[0]!.field === PLUGIN_UPLOAD_FIELD ? req.files[0]! : undefined;
   if (!file) throw refuse('backend::upload.file_required', { field: PLUGIN_UPLOAD_FIELD });
