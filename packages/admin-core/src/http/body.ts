@@ -49,6 +49,16 @@ export interface BodySource {
 }
 
 type Body = Pick<AdminRequest, 'body' | 'files'>;
+
+/**
+ * JSON bodies whose text held no `\u` escape: valid JSON carries no raw NUL, and text decoded from
+ * UTF-8 no lone surrogate, so such a body holds neither and the pipeline's text check can skip
+ * its walk (docs/errors.md, "Bounded refusals": what a body costs beyond parsing).
+ */
+const escapeFree = new WeakSet<object>();
+
+/** Whether `body` was parsed from JSON text without any `\u` escape. */
+export const parsedWithoutEscapes = (body: unknown): boolean => typeof body === 'object' && body !== null && escapeFree.has(body);
 const NO_BODY: Body = { body: undefined, files: [] };
 
 /** A media type `type/subtype`, lower case, without parameters; undefined when absent or invalid. */
@@ -98,16 +108,21 @@ export async function readBody(route: RouteDefinition, req: AdminRequest, source
   let body: unknown;
   try {
     // A `__proto__` key anywhere is refused outright, as a malformed body.
-    body = JSON.parse(text, (key, value) => {
-      if (key === '__proto__') throw new SyntaxError('forbidden key');
-      return value;
-    });
+    // The reviver costs a call per value: it runs only when the text could spell the key at all.
+    body =
+      text.includes('__proto__') || text.includes('\\u')
+        ? JSON.parse(text, (key, value) => {
+            if (key === '__proto__') throw new SyntaxError('forbidden key');
+            return value;
+          })
+        : JSON.parse(text);
   } catch {
     throw refuse('errors.malformed_json');
   }
   // Every JSON body of the API is an object (docs/architecture.md, "Request flow"): an array, a scalar or null is refused
   // here once, so no handler can mistake one for an object.
   if (!isPlainObject(body)) throw refuse('validation.body_object');
+  if (!text.includes('\\u')) escapeFree.add(body);
   return { body, files: [] };
 }
 

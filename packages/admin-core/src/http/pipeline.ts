@@ -4,6 +4,7 @@ import { operationContext, requestContext } from '../context/operation.ts';
 import type { Principal } from '../auth/principal.ts';
 import { DetailsCollector } from '../errors/details.ts';
 import { AdminError, Forbidden, isAdminError, Unauthorized, Validation } from '../errors/index.ts';
+import { parsedWithoutEscapes } from './body.ts';
 import { toErrorResponse } from './envelope.ts';
 import type { RouteCheck } from './validate.ts';
 import { matchLocale } from '../i18n/strings.ts';
@@ -105,7 +106,9 @@ function checkText(req: AdminRequest, core: AdminServices) {
     const problem = textProblem(key) ?? problemIn(value);
     if (problem) refuse(key, problem);
   }
-  if (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) {
+  if (parsedWithoutEscapes(req.body)) {
+    // Nothing to find: the JSON text escaped nothing (docs/errors.md, "Bounded refusals").
+  } else if (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) {
     for (const [key, value] of Object.entries(req.body)) {
       const problem = textProblem(key) ?? problemIn(value);
       if (problem) refuse(key, problem);
