@@ -25,6 +25,7 @@ import { signToken } from './token.ts';
 import { reorderTable, reorderWorkloads, runReorder, seedReorder, statementCounter, type ReorderResult } from './reorder.ts';
 import { feedTable, feedWorkloads, runFeed, type FeedResult, type FeedWorkload } from './feed.ts';
 import { imageTable, imageWorkloads, runImages, type ImageResult, type ImageWorkload } from './images.ts';
+import { refusalTable, refusalWorkloads, runRefusals, type RefusalResult, type RefusalWorkload } from './refusals.ts';
 
 /**
  * `pnpm bench`: the admin API under load against two floors (see docs/performance.md).
@@ -42,7 +43,7 @@ const USAGE = `Usage: pnpm bench [-- options]
   --duration <s>      seconds measured per workload and server (default 10)
   --warmup <s>        seconds of load thrown away before each measurement (default 3)
   --connections <n>   concurrent connections (default 20)
-  --only W1,W4        run only these workloads (W1, W2, W2f, W2r, W2rf, W3, W4, R1, R2, F1, I1);
+  --only W1,W4        run only these workloads (W1, W2, W2f, W2r, W2rf, W3, W4, R1, R2, F1, I1, E1);
                       W2f and W2rf are first searches (an app without the count cache)
   --fresh             drop the bench databases and seed them again
   --seed-only         prepare (seed) the databases and stop
@@ -144,7 +145,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 process.on('exit', killAll);
 
 async function main(): Promise<void> {
-  const all: Array<{ id: string }> = [...workloads(0), ...reorderWorkloads, ...feedWorkloads, ...imageWorkloads];
+  const all: Array<{ id: string }> = [...workloads(0), ...reorderWorkloads, ...feedWorkloads, ...imageWorkloads, ...refusalWorkloads];
   const only = args.only ? new Set(args.only.split(',').map((s) => s.trim().toUpperCase())) : undefined;
   if (only && [...only].some((id) => !all.some((w) => w.id.toUpperCase() === id)))
     throw new Error(`--only takes a list of ${all.map((w) => w.id).join(', ')}.`);
@@ -192,7 +193,9 @@ async function main(): Promise<void> {
     const feeds = index === 0 ? feedWorkloads.filter((w) => chosen(w.id)) : [];
     // Image uploads do not depend on the number of posts: at the first size only.
     const images = index === 0 ? imageWorkloads.filter((w) => chosen(w.id)) : [];
-    if (selected.length === 0 && reorders.length === 0 && feeds.length === 0 && images.length === 0) continue;
+    // Refusals do not depend on the number of posts either.
+    const refusals = index === 0 ? refusalWorkloads.filter((w) => chosen(w.id)) : [];
+    if (selected.length === 0 && reorders.length === 0 && feeds.length === 0 && images.length === 0 && refusals.length === 0) continue;
     const signedToken = signToken({ sub: db.adminId, superuser: true, exp: Math.floor(Date.now() / 1000) + 24 * 3600 }, signingSecret);
     sized.push({
       size,
@@ -206,6 +209,7 @@ async function main(): Promise<void> {
         label: size.label,
         feeds,
         images,
+        refusals,
       })),
     });
   }
@@ -220,6 +224,7 @@ async function main(): Promise<void> {
     if (result.reordered.length) log(`\n${reorderTable(result.reordered)}`);
     if (result.fed.length) log(`\n${feedTable(result.fed)}`);
     if (result.imaged.length) log(`\n${imageTable(result.imaged)}`);
+    if (result.refused.length) log(`\n${refusalTable(result.refused)}`);
   }
   if (sized.some((result) => result.results.size)) log(`\n${scaleTable(sized)}`);
   if (profileDir) log(`\nThe app ran under the profiler: its figures above are lower than without --profile. Profiles: ${profileDir}`);
@@ -234,6 +239,7 @@ interface SizeResult {
   reordered: ReorderResult[];
   fed: FeedResult[];
   imaged: ImageResult[];
+  refused: RefusalResult[];
 }
 
 /** One size: start the three servers on its database, run its workloads, stop them. */
@@ -250,6 +256,7 @@ async function runSize(
     label: string;
     feeds: FeedWorkload[];
     images: ImageWorkload[];
+    refusals: RefusalWorkload[];
   },
 ): Promise<Omit<SizeResult, 'size' | 'workloads'>> {
   if (reorders.length) await seedReorder(db.url, reorders, log);
@@ -299,6 +306,7 @@ async function runSize(
   const reordered: ReorderResult[] = [];
   const fed: FeedResult[] = [];
   const imaged: ImageResult[] = [];
+  const refused: RefusalResult[] = [];
   try {
     const appToken = await login(app.url);
     const firstSearchToken = firstSearchApp ? await login(firstSearchApp.url) : undefined;
@@ -371,12 +379,16 @@ async function runSize(
       );
       log(`  ${workload.id}: done`);
     }
+    for (const workload of options.refusals) {
+      refused.push(await runRefusals(workload, { url: app.url, token: appToken }));
+      log(`  ${workload.id}: done`);
+    }
   } finally {
     await stats?.end();
     await Promise.all(mine.map((server) => server.stop(5000)));
     for (const server of mine) servers.splice(servers.indexOf(server), 1);
   }
-  return { url: db.url, results, reordered, fed, imaged };
+  return { url: db.url, results, reordered, fed, imaged, refused };
 }
 
 type Which = 'floor' | 'token' | 'app';

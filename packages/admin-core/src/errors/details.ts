@@ -15,9 +15,9 @@ export const MAX_DETAIL_FIELDS = 50;
 /** Messages kept per field. */
 export const MAX_FIELD_MESSAGES = 3;
 /** Characters of a detail key answered: a longer key (a body key is anything a client sends) is cut, with "…". */
-export const MAX_DETAIL_KEY_CHARS = 120;
+const MAX_DETAIL_KEY_CHARS = 120;
 /** Characters of one message answered. */
-export const MAX_DETAIL_MESSAGE_CHARS = 400;
+const MAX_DETAIL_MESSAGE_CHARS = 400;
 /** The largest refusal answer (the whole error body, as UTF-8 JSON). */
 export const MAX_REFUSAL_BYTES = 16 * 1024;
 /** What the kept fields may take of it: the rest is the code, the message and the closing count. */
