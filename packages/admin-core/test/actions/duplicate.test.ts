@@ -49,12 +49,18 @@ describe('duplicate', () => {
 
   let counter = 0;
   /** An event with two tags (pivot weights 3 and 7), two speakers, a session; answers its id. */
-  async function seedEvent(values: { title?: string; status?: string } = {}): Promise<number> {
+  async function seedEvent(values: { title?: string; status?: string; capacity?: number } = {}): Promise<number> {
     counter += 1;
     const [event] = await t.sql<{ id: number }>(
       `insert into test_dup_events (title, slug, status, is_public, capacity, details, created_at)
-       values (?, ?, ?, true, 120, ?::jsonb, '2020-01-01T00:00:00Z') returning id`,
-      [values.title ?? `Event ${counter}`, `event-${counter}`, values.status ?? 'draft', JSON.stringify({ room: 'A', seats: [1, 2] })],
+       values (?, ?, ?, true, ?, ?::jsonb, '2020-01-01T00:00:00Z') returning id`,
+      [
+        values.title ?? `Event ${counter}`,
+        `event-${counter}`,
+        values.status ?? 'draft',
+        values.capacity ?? 120,
+        JSON.stringify({ room: 'A', seats: [1, 2] }),
+      ],
     );
     const id = Number(event!.id);
     const tags = await t.sql<{ id: number }>(`insert into test_dup_tags (name) values ('jazz'), ('folk') returning id`);
@@ -217,6 +223,31 @@ describe('duplicate', () => {
     expect(res.body.error.details).toEqual({ slug: ['This value is already taken.'] });
     expect(await snapshot(t, DUP_TABLES)).toEqual(before);
     expect(await storeState(t)).toEqual(store);
+  });
+
+  it("runs a create's rules on the copy, in one round: required, a field's validate, beforeSave's Validation; 422, nothing written", async () => {
+    const refused = async (values: { title?: string; capacity?: number }) => {
+      const id = await seedEvent(values);
+      await seedFiles(id);
+      const before = await snapshot(t, DUP_TABLES);
+      const store = await storeState(t);
+      const res = await editor.post(`${EVENTS}/${id}/actions/duplicate`);
+      expectError(res, 422, 'validation_failed');
+      expect(await snapshot(t, DUP_TABLES)).toEqual(before);
+      expect(await storeState(t)).toEqual(store);
+      return res.body.error.details;
+    };
+    const required = ['This field is required.'];
+    expect(await refused({ title: 'blank' })).toEqual({ title: required });
+    expect(await refused({ title: 'blank', capacity: 13 })).toEqual({ title: required, capacity: ['Not 13.'] });
+    // The hook's refusal joins the others; alone, it is answered as the hook threw it.
+    expect(await refused({ title: 'blank', capacity: 99 })).toEqual({ title: required, capacity: ['The hook refuses 99.'] });
+    expect(await refused({ capacity: 99 })).toEqual({ capacity: ['The hook refuses 99.'] });
+    // A create answers the same for the same values.
+    expect((await editor.post(EVENTS, { title: 'x', slug: `created-${counter}`, capacity: 13 })).body.error.details).toEqual({
+      capacity: ['Not 13.'],
+    });
+    expect(seen.filter((entry) => entry.where === 'afterSave:create')).toEqual([]);
   });
 
   it('a hook that throws after the copy rolls everything back, the copied blobs included', async () => {

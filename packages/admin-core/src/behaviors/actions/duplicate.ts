@@ -1,4 +1,4 @@
-import type { EntityMetadata, EntityProperty } from '@mikro-orm/core';
+import { FlushMode, type EntityMetadata, type EntityProperty } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordAudit } from '../../audit/record.ts';
 import type { OperationContext } from '../../context/operation.ts';
@@ -14,6 +14,7 @@ import { fileFields } from '../files/field.ts';
 import { saveViolation } from '../form/constraints.ts';
 import { loadRecord } from '../form/record.ts';
 import { scopeCondition } from '../list/conditions.ts';
+import { checkCopiedColumns, checkCopiedRules, checkCopiedSave, CopyRefusals } from './copy-rules.ts';
 import { actionTransaction, type ActionFileStore } from './files.ts';
 import type { AdminActionResult } from './types.ts';
 
@@ -218,9 +219,10 @@ async function copyChildren(
 
 /**
  * `POST /{ctl}/{id}/actions/duplicate`: the record, loaded and locked through the form scope, is
- * copied as a create would write it (field-level write permissions, the hooks, the form scope of
- * the result, a `create` audit row), with its links, the named children and its files; a unique
- * column left unchanged is a 422 on its field. Answers the new record's id and update route.
+ * copied as a create would write it (field-level write permissions, the rules of a create on its
+ * values: column lengths, required, `validate`, the hooks, unique values; the form scope of the
+ * result, a `create` audit row), with its links, the named children and its files; a refusal is a
+ * 422 naming the field, nothing written. Answers the new record's id and update route.
  */
 export async function runDuplicate(controller: ResolvedController, id: number, ctx: OperationContext): Promise<AdminActionResult> {
   const options = duplicateOptions(controller.config)!;
@@ -248,11 +250,20 @@ export async function runDuplicate(controller: ResolvedController, id: number, c
         if (refusal) refused[field.name] = [ctx.t(refusal.messageKey, refusal.params)];
       }
       if (Object.keys(refused).length) throw Forbidden(refused);
+      // The rules of a create, in one round: what the columns hold, required, `validate`, the hook, unique values.
+      const refusals = new CopyRefusals();
+      checkCopiedColumns(controller, data, original, ctx, refusals);
+      await checkCopiedRules(controller, values, ctx, refusals);
       const copy = em.create(meta.class, data as never) as Record<string, unknown>;
       const saveCtx: SaveContext = { ...scope, mode: 'create', values };
-      await controller.config.hooks?.beforeSave?.(copy, saveCtx);
+      // Until the copy's flush, the hook's and the unique checks' queries do not write it (docs/controllers.md, "Hooks").
+      em.setFlushMode(FlushMode.COMMIT);
+      await checkCopiedSave(controller, copy, saveCtx, em, ctx, refusals);
+      const refusal = refusals.error();
+      if (refusal) throw refusal;
       em.persist(copy);
       await em.flush();
+      em.setFlushMode(undefined);
       const copyId = Number(copy.id);
       await controller.config.hooks?.afterSave?.(copy, saveCtx);
       await copyLinks(em, meta, id, copyId);
@@ -275,7 +286,7 @@ export async function runDuplicate(controller: ResolvedController, id: number, c
       };
     });
   } catch (error) {
-    // A unique column the overrides left as it was: 422 on its field, as a save's (docs/actions.md, "Duplicate").
+    // A unique value taken by a concurrent save after the check: 422 on its field, as a save's (docs/actions.md, "Duplicate").
     throw saveViolation(controller, error) ?? error;
   }
 }
