@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `./entities`: for plugins that relate to the journal's rows (docs/plugin-guide.md, "Relating to another plugin's entity").
+  entry: { index: 'src/index.ts', entities: 'src/entities/index.ts' },
   format: ['esm'],
   dts: true,
   clean: true,

@@ -55,6 +55,7 @@ describe('acme/events (docs/plugin-quickstart.md)', () => {
           label: field.label,
           ...(field.required ? { required: true } : {}),
           ...(field.mode ? { mode: field.mode } : {}),
+          ...(field.maxFiles ? { maxFiles: field.maxFiles } : {}),
         },
       ]),
     );
@@ -66,7 +67,7 @@ describe('acme/events (docs/plugin-quickstart.md)', () => {
       capacity: { type: 'number', label: 'Capacity' },
       is_public: { type: 'switch', label: 'Public' },
       venue: { type: 'text', label: 'Venue' },
-      poster: { type: 'fileupload', label: 'Poster', mode: 'image' },
+      poster: { type: 'fileupload', label: 'Poster', mode: 'image', maxFiles: 1 },
       speakers: { type: 'relation-manager', label: 'Speakers' },
     });
     const list = await editor.get(`${EVENTS}/schema/list`);
@@ -126,6 +127,12 @@ describe('acme/events (docs/plugin-quickstart.md)', () => {
     form.append('file_data', new Blob([PIXEL], { type: 'image/png' }), 'poster.png');
     const poster = await editor.request('POST', `${EVENTS}/${row!.id}/files/poster`, { body: form });
     expect(poster.status, poster.text).toBe(201);
+    // One poster (`maxFiles: 1`): a second upload replaces the first instead of adding a file.
+    const again = new FormData();
+    again.append('file_data', new Blob([PIXEL], { type: 'image/png' }), 'poster-2.png');
+    expect((await editor.request('POST', `${EVENTS}/${row!.id}/files/poster`, { body: again })).status).toBe(201);
+    const posters = await editor.get(`${EVENTS}/${row!.id}/files/poster`);
+    expect(posters.body.data.map((file: { file_name: string }) => file.file_name)).toEqual(['poster-2.png']);
     const speakers = `${EVENTS}/${row!.id}/relations/speakers`;
     expect((await editor.post(`${speakers}/records`, { name: 'Ada' })).status).toBe(201);
     expect((await editor.get(speakers)).body.data.map((speaker: { name: string }) => speaker.name)).toEqual(['Ada']);
@@ -141,7 +148,7 @@ describe('acme/events (docs/plugin-quickstart.md)', () => {
     const speakers = await editor.get(`${EVENTS}/${copy.id}/relations/speakers`);
     expect(speakers.body.data.map((speaker: { name: string }) => speaker.name)).toEqual(['Ada']);
     const posters = await editor.get(`${EVENTS}/${copy.id}/files/poster`);
-    expect(posters.body.data).toEqual([expect.objectContaining({ file_name: 'poster.png' })]);
+    expect(posters.body.data).toEqual([expect.objectContaining({ file_name: 'poster-2.png' })]);
     const original = await editor.get(`${EVENTS}/${row!.id}/files/poster`);
     expect(posters.body.data[0].url).not.toBe(original.body.data[0].url);
   });

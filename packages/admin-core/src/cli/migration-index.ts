@@ -28,8 +28,24 @@ export const migrationsExportName = (pluginName: string): string => {
   return `${words.map((word, i) => (i === 0 ? word[0]!.toLowerCase() : word[0]!.toUpperCase()) + word.slice(1)).join('')}Migrations`;
 };
 
+/** Widest line the project's formatter keeps (biome.json, `lineWidth`). */
+const WIDTH = 140;
+
+/** An entry of the list as it is written: `{ name: '…', class: … }`. */
+const entryText = (entry: IndexEntry) => `{ name: '${entry.name}', class: ${entry.className} }`;
+
+/**
+ * A list of one entry as the formatter leaves it (docs/plugin-guide.md, "Generating a migration"):
+ * on the line of its declaration when that line fits (`head` is the line up to `[`, `tail` what
+ * follows `]` on it), else the entry on a line of its own. Two entries or more are always one a
+ * line: the formatter breaks a list of several objects.
+ */
+const singleEntryList = (head: string, entry: IndexEntry, tail: string) =>
+  `${head}${entryText(entry)}]${tail}`.length <= WIDTH ? `[${entryText(entry)}]` : `[\n  ${entryText(entry)},\n]`;
+
 /** A new `index.ts` holding one migration. */
 function freshIndex(entry: IndexEntry, exportName: string): string {
+  const head = `export const ${exportName}: MigrationObject[] = [`;
   return `import type { MigrationObject } from '@mikro-orm/core';
 import { ${entry.className} } from '${entry.from}';
 
@@ -37,9 +53,7 @@ import { ${entry.className} } from '${entry.from}';
  * The plugin's migrations, in order (docs/plugin-guide.md, "Migrations"). \`migration:create\` adds
  * each migration it writes here. Names are stable: they are recorded in \`cms_migrations\`.
  */
-export const ${exportName}: MigrationObject[] = [
-  { name: '${entry.name}', class: ${entry.className} },
-];
+${head.slice(0, -1)}${singleEntryList(head, entry, ';')};
 `;
 }
 
@@ -88,12 +102,14 @@ export function addToIndex(index: string | undefined, entry: IndexEntry, exportN
   if (before.includes(entry.name)) throw new Error(`${file} lists ${entry.name} already.`);
   if (new RegExp(`\\b${entry.className}\\b`).test(index))
     throw new Error(`${file} already names ${entry.className}: remove the stale import, or choose another migration name.`);
-  const line = `{ name: '${entry.name}', class: ${entry.className} },`;
+  const line = `${entryText(entry)},`;
   const items = body.trim().replace(/,$/, '');
-  // One entry a line, as the formatter leaves a list that does not fit one line.
+  const lineStart = index.lastIndexOf('\n', open) + 1;
+  const lineEnd = index.indexOf('\n', close);
+  // One entry a line, as the formatter leaves a list of several objects.
   const rewritten =
     items === ''
-      ? `[\n  ${line}\n]`
+      ? singleEntryList(index.slice(lineStart, open + 1), entry, index.slice(close + 1, lineEnd < 0 ? undefined : lineEnd))
       : body.includes('\n')
         ? `[${body.trimEnd().replace(/,?$/, ',')}\n  ${line}\n]`
         : `[\n  ${items},\n  ${line}\n]`;

@@ -11,11 +11,15 @@ import {
   type PgPool,
 } from './notifications.ts';
 import { PreparedStatements } from './prepared.ts';
+import { withMigrationLock } from './migration-lock.ts';
 
 export interface Database {
   orm: MikroORM;
   embedded: boolean;
-  /** Applies pending migrations of the core and every plugin, in registration order. */
+  /**
+   * Applies pending migrations of the core and every plugin, in registration order, under the
+   * migration lock on the server (docs/host-guide.md, "Several instances").
+   */
   migrate(): Promise<string[]>;
   /**
    * Listens on a PostgreSQL notification channel (docs/auth.md, "Session cache"): on the server
@@ -98,8 +102,12 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
     embedded: Boolean(embedded),
     statements,
     async migrate() {
-      const ran = await orm.migrator.up();
-      return ran.map((m) => m.name);
+      // One run at a time per database (docs/host-guide.md, "Several instances"). The embedded
+      // database belongs to this process and has one connection: nothing to wait for there.
+      const up = async () => (await orm.migrator.up()).map((m) => m.name);
+      if (embedded) return up();
+      const pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<PgPool> }).getNativeClient();
+      return withMigrationLock(pool, up);
     },
     async listen(channel, handlers, timing) {
       let listener: NotificationListener;

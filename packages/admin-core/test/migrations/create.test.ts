@@ -20,6 +20,9 @@ import { assertConfigError } from '../support/config-error.ts';
  */
 
 const serverUrl = process.env.DATABASE_URL || undefined;
+/** The repository's own Biome, with the repository's biome.json (docs/plugin-guide.md, "Generating a migration"). */
+const REPO = join(import.meta.dirname, '../../../..');
+const BIOME = join(REPO, 'node_modules/.bin/biome');
 
 /** Version 1 of the table, written by hand as the plugins of this repository do. */
 class EventsInit extends Migration {
@@ -104,9 +107,49 @@ describe('migration:create', () => {
     expect(created!.index).toEqual({ file: join(directory, 'index.ts'), exportName: 'genMigrations', created: true, wired: false });
     const index = await readFile(join(directory, 'index.ts'), 'utf8');
     expect(index).toContain("import { GenAddStatus } from './0002-add-status.ts';");
-    expect(index).toContain(
-      "export const genMigrations: MigrationObject[] = [\n  { name: 'test.gen/0002-add-status', class: GenAddStatus },\n];",
-    );
+    expect(index).toContain("export const genMigrations: MigrationObject[] = [{ name: 'test.gen/0002-add-status', class: GenAddStatus }];");
+  });
+
+  it('writes its files as Biome formats and lints them: `biome ci` passes on them as written', async () => {
+    // Both files of the first test, and a list of one entry grown to two in an index.ts Biome left alone.
+    const folder = await mkdtemp(join(import.meta.dirname, '.generated-'));
+    try {
+      const v1Plugin = plugin([], [defineEntity({ name: 'GenEvent', tableName: 'test_gen_events', properties: v1 }), Venue]);
+      await writeFile(
+        join(folder, 'index.ts'),
+        "import type { MigrationObject } from '@mikro-orm/core';\n\nexport const genMigrations: MigrationObject[] = [];\n",
+      );
+      const first = await createMigration({ plugins: [v1Plugin], plugin: 'test.gen', name: 'init', directory: folder, serverUrl });
+      const oneEntry = await readFile(join(folder, 'index.ts'), 'utf8');
+      const ci = (...paths: string[]) => spawnSync(BIOME, ['ci', '--colors=off', ...paths], { cwd: REPO, encoding: 'utf8' });
+      const once = ci(join(directory, '0002-add-status.ts'), join(directory, 'index.ts'), first!.file, join(folder, 'index.ts'));
+      expect(once.stdout + once.stderr).toMatch(/Checked 4 files/);
+      expect(once.status, once.stdout + once.stderr).toBe(0);
+      expect(oneEntry).toContain("export const genMigrations: MigrationObject[] = [{ name: 'test.gen/0001-init', class: GenInit }];");
+      const second = await createMigration({
+        plugins: [plugin([{ name: 'test.gen/0001-init', class: EventsInit }])],
+        plugin: 'test.gen',
+        name: 'add-status',
+        directory: folder,
+        serverUrl,
+      });
+      const twice = ci(second!.file, join(folder, 'index.ts'));
+      expect(twice.status, twice.stdout + twice.stderr).toBe(0);
+      // A list too wide for one line keeps its entry on a line of its own, as Biome breaks it.
+      const wide = addToIndex(
+        undefined,
+        { name: `test.gen/0001-${'x'.repeat(30)}`, className: `Gen${'X'.repeat(30)}`, from: './0001-x.ts' },
+        'genMigrations',
+        'index.ts',
+      );
+      await writeFile(join(folder, 'wide.ts'), wide.source);
+      expect(wide.source).toContain(`[\n  { name: 'test.gen/0001-${'x'.repeat(30)}'`);
+      const wideCi = ci(join(folder, 'wide.ts'));
+      expect(wideCi.stdout + wideCi.stderr).toMatch(/Checked 1 file/);
+      expect(wideCi.status, wideCi.stdout + wideCi.stderr).toBe(0);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('the written migration brings the table to the entities: a second diff is empty', async () => {
@@ -217,7 +260,7 @@ export const eventsMigrations: MigrationObject[] = [
       expect(created!.index).toMatchObject({ file: list, created: false, exportName: 'genMigrations' });
       const source = await readFile(list, 'utf8');
       expect(source).toContain(`import { GenInit } from './${folder.split(/[\\/]/).pop()}/0001-init.ts';`);
-      expect(source).toContain("export const genMigrations = [\n  { name: 'test.gen/0001-init', class: GenInit },\n];");
+      expect(source).toContain("export const genMigrations = [{ name: 'test.gen/0001-init', class: GenInit }];");
       expect((await import('node:fs/promises').then((fs) => fs.readdir(folder))).sort()).toEqual(['0001-init.ts']);
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -7,6 +7,9 @@ import { Admin } from '@cms/admin-core';
  * relation is named for the field (`parent`, `author`, `post`) and stored in `<name>_id`.
  * The tables are created by the plugin's raw-SQL migrations (../migrations), never by MikroORM's
  * schema generator: keep both in step.
+ *
+ * Published as `@cms/journal/entities` for plugins that relate to these rows (docs/plugin-guide.md,
+ * "Relating to another plugin's entity"): a table or column renamed here is a breaking change.
  */
 
 const POST_STATUSES = ['draft', 'published', 'archived'] as const;

@@ -18,7 +18,7 @@ export const eventsController = defineController({
       { ends_at: { after: 'starts_at' }, capacity: { min: 1, max: 10000 } },
       'is_public',
       'venue',
-      { poster: { type: 'fileupload', mode: 'image' }, speakers: {} },
+      { poster: { type: 'fileupload', mode: 'image', maxFiles: 1 }, speakers: {} },
     ],
   },
   relations: {
