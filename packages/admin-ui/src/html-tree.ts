@@ -47,6 +47,56 @@ export interface TreeOptions {
    * segments resolved, nothing decoded), without query or fragment.
    */
   readonly rootRelativeImage?: (path: string) => boolean;
+  /**
+   * With `absoluteImagesOnly`: the admin's host name (`admin.example`). An absolute image address
+   * on it, whatever its scheme or port (a cookie is sent by host), is a root-relative one written
+   * in full and is checked as one: `http://admin.example:81/backend/api/v1/…` is refused like
+   * `/backend/api/v1/…`.
+   */
+  readonly hostname?: string;
+}
+
+/**
+ * The image rule of the Markdown preview and of partials, the one both use (docs/admin-ui.md,
+ * "Security"): absolute `http:`/`https:` addresses of other hosts, and root-relative addresses
+ * of this host outside the admin API (`{prefix}/api`, compared as `pathsOutside` does). Relative
+ * addresses (`a.png`, `../a.png`), other schemes and anything under the API are refused: the
+ * browser would send the admin's session cookie with them.
+ */
+export function contentImages(prefix: string, hostname: string): TreeOptions {
+  return { absoluteImagesOnly: true, rootRelativeImage: pathsOutside(`${prefix}/api`), hostname };
+}
+
+/** Whether an image with this `src` loads under `options` (`TreeOptions`); without `absoluteImagesOnly`, every one does. */
+export function imageLoads(src: string | undefined, options: TreeOptions): boolean {
+  if (!options.absoluteImagesOnly) return true;
+  if (src !== undefined && ABSOLUTE_WEB_URL.test(src)) {
+    if (options.hostname === undefined) return true;
+    let url: URL;
+    try {
+      url = new URL(src.trim());
+    } catch {
+      return false;
+    }
+    return url.hostname !== options.hostname.toLowerCase() || (options.rootRelativeImage?.(url.pathname) ?? false);
+  }
+  return sameSiteImage(src, options);
+}
+
+/**
+ * The application's class namespace: every class its stylesheet styles starts with it (a unit
+ * test reads the stylesheet), so a class of content outside it cannot reach the application's styles.
+ */
+const APP_CLASS = /^cms-/i;
+
+/**
+ * A `class` value of content (a partial, a preview) without the application's classes, or
+ * undefined when nothing is left (docs/admin-ui.md, "Security"): content cannot dress up as the
+ * admin's own alert or primary button.
+ */
+export function contentClasses(value: string): string | undefined {
+  const kept = value.split(/[\t\n\f\r ]+/).filter((name) => name !== '' && !APP_CLASS.test(name));
+  return kept.length > 0 ? kept.join(' ') : undefined;
 }
 
 /** The host a root-relative address is resolved against to read its path: never requested. */
@@ -140,7 +190,7 @@ export function toTree(nodes: ArrayLike<ParsedNode>, keeps: (tag: string) => boo
     const attrs: Record<string, string> = {};
     const attributes = node.attributes ?? [];
     for (let a = 0; a < attributes.length; a++) attrs[attributes[a]!.name.toLowerCase()] = attributes[a]!.value;
-    if (tag === 'img' && options.absoluteImagesOnly && !ABSOLUTE_WEB_URL.test(attrs.src ?? '') && !sameSiteImage(attrs.src, options)) {
+    if (tag === 'img' && !imageLoads(attrs.src, options)) {
       // An address relative to the site would be read against the admin's and fetched from it.
       if (attrs.alt?.trim()) addText(result, attrs.alt);
       continue;

@@ -9,7 +9,8 @@ const kept = new Map<string, boolean>();
 function keeps(tag: string): boolean {
   let answer = kept.get(tag);
   if (answer === undefined) {
-    answer = partialNodes([{ tag, attrs: {}, children: [] }]).childNodes.length > 0;
+    // No image rule here: the question is the element, the tree's images are checked by `toTree`.
+    answer = partialNodes([{ tag, attrs: {}, children: [] }], {}).childNodes.length > 0;
     kept.set(tag, answer);
   }
   return answer;
@@ -26,5 +27,5 @@ function keeps(tag: string): boolean {
  */
 export function safeHtml(html: string, options: TreeOptions = { absoluteImagesOnly: true }): DocumentFragment {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
-  return partialNodes(toTree(parsed.body.childNodes, keeps, options) as PartialNode[]);
+  return partialNodes(toTree(parsed.body.childNodes, keeps, options) as PartialNode[], options);
 }

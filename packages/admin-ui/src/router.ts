@@ -51,10 +51,23 @@ export function targetPath(target: string, prefix: string, values: { ctl: string
   return parseRoute(path, prefix).name === 'not-found' ? undefined : path;
 }
 
-/** `?next=` after sign-in: an application path under the prefix, never another origin. */
-export function safeNext(next: string | null, prefix: string): string {
-  if (!next?.startsWith(`${prefix}/`) || next.startsWith('//') || next.includes('\\')) return prefix;
-  const url = new URL(next, location.origin);
-  if (url.origin !== location.origin || url.pathname.startsWith(`${prefix}/login`)) return prefix;
-  return url.pathname + url.search;
+/**
+ * `?next=` after sign-in: an application path under the prefix, never another origin
+ * (docs/admin-ui.md, "Security"). The value is resolved against the origin as the browser would
+ * resolve it (dot segments, `%2e`, backslashes), and the resolved path is checked, not the raw
+ * string: `/backend/../..//evil.example` resolves to `//evil.example` and is refused. Anything
+ * refused is the dashboard, silently.
+ */
+export function safeNext(next: string | null, prefix: string, origin: string = location.origin): string {
+  if (!next) return prefix;
+  let url: URL;
+  try {
+    url = new URL(next, `${origin}/`);
+  } catch {
+    return prefix;
+  }
+  const path = url.pathname;
+  if (url.origin !== origin || path.startsWith('//') || (path !== prefix && !path.startsWith(`${prefix}/`))) return prefix;
+  if (path.startsWith(`${prefix}/login`)) return prefix;
+  return path + url.search + url.hash;
 }

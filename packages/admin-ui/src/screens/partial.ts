@@ -1,10 +1,11 @@
 import type { CmsApp } from '../app.ts';
+import { contentImages } from '../html-tree.ts';
 import { partialNodes } from '../partial.ts';
 import type { PartialView } from '../types.ts';
 
 /**
  * A controller's partial (`GET /{ctl}/partials/{name}`), rendered from its node tree
- * (docs/admin-ui.md, "Security"). A plain element: its children are the built nodes, not a
+ * (docs/admin-ui.md, "Security"), its images under the Markdown preview's rule (`contentImages`). A plain element: its children are the built nodes, not a
  * template. A partial that cannot be loaded says so in one line instead of breaking the screen.
  */
 export class CmsPartial extends HTMLElement {
@@ -24,7 +25,7 @@ export class CmsPartial extends HTMLElement {
       const answer = await this.app.api.call<PartialView>('GET', `/${this.ctl}/partials/${encodeURIComponent(this.name)}`, {
         query: { id: this.recordId },
       });
-      this.replaceChildren(partialNodes(answer.data.nodes));
+      this.replaceChildren(partialNodes(answer.data.nodes, contentImages(this.app.api.boot.prefix, location.hostname)));
     } catch (error) {
       const text = document.createElement('p');
       text.className = 'cms-muted';

@@ -4,7 +4,7 @@ import { live } from 'lit/directives/live.js';
 import { ApiError } from '../../api.ts';
 import { LightElement } from '../../element.ts';
 import { safeHtml } from '../../html.ts';
-import { pathsOutside, rootRelativePath } from '../../html-tree.ts';
+import { contentImages, rootRelativePath } from '../../html-tree.ts';
 import type { FieldModule, FieldView } from '../field-types.ts';
 import { rovingIndex, textOf } from '../richtext-logic.ts';
 import { IMAGE_TYPES, imageMarkdown, isImageFile, refusalOf, uploadImage } from '../markdown-upload.ts';
@@ -120,8 +120,7 @@ class CmsMarkdown extends LightElement {
         signal: controller.signal,
       });
       // Root-relative images of this host load (an uploaded one), never from the admin's API.
-      const images = pathsOutside(`${view.host.app.api.boot.prefix}/api`);
-      this.preview = [...safeHtml(answer.data.html, { absoluteImagesOnly: true, rootRelativeImage: images }).childNodes];
+      this.preview = [...safeHtml(answer.data.html, contentImages(view.host.app.api.boot.prefix, location.hostname)).childNodes];
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       this.preview = undefined;
