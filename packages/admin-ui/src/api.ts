@@ -69,7 +69,7 @@ const ADMIN_KEY = 'cms-admin:admin';
  */
 const SIGN_IN_LOCK = 'cms-admin-sign-in';
 /** The code of an `ApiError` for a request made for an admin who is no longer the one signed in: it was not sent. */
-export const ADMIN_CHANGED = 'admin_changed';
+const ADMIN_CHANGED = 'admin_changed';
 /** Refresh when 80% of the session's lifetime is over. */
 const REFRESH_AT = 0.8;
 
