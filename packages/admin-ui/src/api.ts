@@ -9,6 +9,9 @@ import type { LangBundle, NavigationEntry, Preferences, Profile } from './types.
  * `X-Requested-With` header on every request, the error envelope turned into an `ApiError`, and
  * the session kept alive: a 401 triggers one refresh and one replay; a session that cannot be
  * refreshed asks the application for a sign-in (a dialog over the screen) and replays after it.
+ * The tab follows the admin signed in now (docs/admin-ui.md, "Calling the API", "Another admin on
+ * the same browser"): a request made for one admin is never sent while another is signed in, and
+ * a waiting request is replayed only when the same admin signed in again.
  */
 
 /** An answer that is not the API's success: `status` 0 for a network failure, `code` `malformed` for an unreadable body. */
@@ -58,6 +61,15 @@ const CHANNEL = 'cms-admin-session';
 /** When a tab last refreshed the session; a refresh this recent is not repeated by another tab. */
 const REFRESHED_KEY = 'cms-admin:session-refreshed';
 const RECENT_MS = 5000;
+/** The id of the admin signed in now on this browser (not a secret): written at sign-in, gone at sign-out. */
+const ADMIN_KEY = 'cms-admin:admin';
+/**
+ * Held by a sign-in (exclusive) until the admin it made is known, and by every write (shared) while
+ * it is sent: a write never leaves under a session another tab is switching to another admin.
+ */
+const SIGN_IN_LOCK = 'cms-admin-sign-in';
+/** The code of an `ApiError` for a request made for an admin who is no longer the one signed in: it was not sent. */
+const ADMIN_CHANGED = 'admin_changed';
 /** Refresh when 80% of the session's lifetime is over. */
 const REFRESH_AT = 0.8;
 
@@ -65,6 +77,8 @@ const HEADERS = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpReques
 
 /** Routes whose 401 is an answer, not an ended session. */
 const AUTH_ROUTES = new Set(['/auth/login', '/auth/refresh', '/auth/logout']);
+/** Routes that may go whatever admin the tab shows: they end or learn the session (`/auth/me` tells who is signed in). */
+const FREE_ROUTES = new Set([...AUTH_ROUTES, '/auth/me']);
 
 /** The error envelope of a failed answer as an `ApiError`; `malformed` when there is none. */
 function errorOf(response: Response, body: unknown): ApiError {
@@ -104,7 +118,10 @@ function unwrap<D>(answer: Settled<D>): D {
   throw errorOf(answer.response, answer.error ?? null);
 }
 
-type SessionMessage = { type: 'signed-in'; expiresAt: number } | { type: 'signed-out' } | { type: 'refreshed'; expiresAt: number };
+type SessionMessage =
+  | { type: 'signed-in'; expiresAt: number; admin?: number }
+  | { type: 'signed-out' }
+  | { type: 'refreshed'; expiresAt: number };
 
 export class Api extends EventTarget {
   /** The typed client of the core's routes (openapi-fetch over the generated `paths`), through the session's fetch. */
@@ -113,9 +130,12 @@ export class Api extends EventTarget {
   readonly #channel: BroadcastChannel | undefined;
   #refreshing: Promise<boolean> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Waits for the sign-in dialog while the session is gone; resolved by `signedIn`. */
-  #signIn: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Waits for the sign-in dialog while the session is gone; resolved by `signedIn`, rejected when another admin signed in. */
+  #signIn: { promise: Promise<void>; resolve: () => void; reject: (error: ApiError) => void } | undefined;
   #versionAnnounced = false;
+  /** The admin this tab works for (from `/auth/me`); undefined while nobody is signed in. */
+  #admin: number | undefined;
+  #changeAnnounced = false;
 
   constructor(boot: Boot) {
     super();
@@ -128,6 +148,16 @@ export class Api extends EventTarget {
     });
     this.#channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
     this.#channel?.addEventListener('message', (event: MessageEvent<SessionMessage>) => this.#onMessage(event.data));
+    // The same news without the channel (or when its message was missed): the stored admin changed.
+    window.addEventListener('storage', (event) => {
+      if (event.key === ADMIN_KEY && event.newValue !== null && this.#admin !== undefined && event.newValue !== String(this.#admin))
+        this.#changed();
+    });
+  }
+
+  /** The id of the admin this tab works for. */
+  get admin(): number | undefined {
+    return this.#admin;
   }
 
   get boot(): Boot {
@@ -152,8 +182,13 @@ export class Api extends EventTarget {
   /** The signed-in admin, or undefined when nobody is (one refresh tried first). */
   async me(): Promise<Profile | undefined> {
     const answer = await settle(this.client.GET('/auth/me', { fetch: (request) => this.#send(request, true) }));
-    if (answer.response.status === 401) return undefined;
-    return unwrap(answer);
+    if (answer.response.status === 401) {
+      this.#admin = undefined;
+      return undefined;
+    }
+    const profile = unwrap(answer);
+    this.#follow(profile.id);
+    return profile;
   }
 
   async strings(locale: string): Promise<{ strings: LangBundle; locale: string }> {
@@ -170,9 +205,19 @@ export class Api extends EventTarget {
     return unwrap(await settle(this.client.PUT('/account/preferences', { body: change as never })));
   }
 
+  /**
+   * A sign-in, and who it signed in (`/auth/me`, as the login's answer does not say), under the
+   * sign-in lock: another tab's write waits until the stored admin is the new one.
+   */
   async login(login: string, password: string): Promise<void> {
-    const data = unwrap(await settle(this.client.POST('/auth/login', { body: { login, password } })));
-    this.signedIn(data.expires_in);
+    const run = async () => {
+      const data = unwrap(await settle(this.client.POST('/auth/login', { body: { login, password } })));
+      const me = unwrap(await settle(this.client.GET('/auth/me', { fetch: (request) => this.#fetch(request) })));
+      localStorage.setItem(ADMIN_KEY, String(me.id));
+      return { expiresIn: data.expires_in, admin: me.id };
+    };
+    const { expiresIn, admin } = navigator.locks ? await navigator.locks.request(SIGN_IN_LOCK, run) : await run();
+    this.signedIn(expiresIn, admin);
   }
 
   async logout(): Promise<void> {
@@ -183,12 +228,27 @@ export class Api extends EventTarget {
     this.#post({ type: 'signed-out' });
   }
 
-  /** After a sign-in in this tab: plan the refresh, tell the other tabs, replay what waited. */
-  signedIn(expiresIn: number): void {
+  /**
+   * After a sign-in in this tab: plan the refresh, tell the other tabs who signed in, replay what
+   * waited when it is the admin it waited for (another admin drops it and resets the tab).
+   */
+  signedIn(expiresIn: number, admin: number): void {
     const expiresAt = Date.now() + expiresIn * 1000;
     this.#schedule(expiresAt);
-    this.#post({ type: 'signed-in', expiresAt });
-    this.#resume();
+    this.#post({ type: 'signed-in', expiresAt, admin });
+    this.#arrived(admin);
+  }
+
+  /**
+   * Throws (`ADMIN_CHANGED`) when another admin than this tab's is signed in on the browser now, so
+   * that what was typed for one admin is not sent under another's session: for requests sent
+   * outside the client (uploads).
+   */
+  assertAdmin(): void {
+    const now = localStorage.getItem(ADMIN_KEY);
+    if (this.#admin === undefined || now === null || now === String(this.#admin)) return;
+    this.#changed();
+    throw new ApiError(0, ADMIN_CHANGED, '');
   }
 
   /** The session's planned refresh from what an earlier page of this browser learned. */
@@ -232,16 +292,30 @@ export class Api extends EventTarget {
    */
   async #send(request: Request, optional: boolean): Promise<Response> {
     const copy = request.clone();
-    const response = await this.#fetch(request);
     const path = new URL(request.url).pathname.slice(this.#boot.apiBase.length);
+    const response = await this.#guarded(request, path);
     if (response.status !== 401 || AUTH_ROUTES.has(path)) return response;
     if (await this.refresh()) {
-      const replayed = await this.#fetch(copy.clone());
+      const replayed = await this.#guarded(copy.clone(), path);
       if (replayed.status !== 401) return replayed;
     }
     if (optional) return response;
+    // Rejects, and nothing is replayed, when another admin signed in meanwhile.
     await this.waitForSignIn();
-    return this.#fetch(copy.clone());
+    return this.#guarded(copy.clone(), path);
+  }
+
+  /**
+   * One request for this tab's admin: refused before it leaves when another admin is signed in
+   * now; a write holds the sign-in lock (shared) while it is sent.
+   */
+  async #guarded(request: Request, path: string): Promise<Response> {
+    if (FREE_ROUTES.has(path)) return this.#fetch(request);
+    const run = () => {
+      this.assertAdmin();
+      return this.#fetch(request);
+    };
+    return navigator.locks && request.method !== 'GET' ? await navigator.locks.request(SIGN_IN_LOCK, { mode: 'shared' }, run) : await run();
   }
 
   async #read<T>(response: Response): Promise<Envelope<T>> {
@@ -305,10 +379,12 @@ export class Api extends EventTarget {
   waitForSignIn(): Promise<void> {
     if (!this.#signIn) {
       let resolve!: () => void;
-      const promise = new Promise<void>((r) => {
+      let reject!: (error: ApiError) => void;
+      const promise = new Promise<void>((r, j) => {
         resolve = r;
+        reject = j;
       });
-      this.#signIn = { promise, resolve };
+      this.#signIn = { promise, resolve, reject };
       this.dispatchEvent(new Event('session-ended'));
     }
     return this.#signIn.promise;
@@ -320,9 +396,39 @@ export class Api extends EventTarget {
     waiting?.resolve();
   }
 
+  /** The admin the tab works for from now on (the profile it shows). */
+  #follow(admin: number): void {
+    this.#admin = admin;
+    this.#changeAnnounced = false;
+    localStorage.setItem(ADMIN_KEY, String(admin));
+  }
+
+  /** Someone signed in: the same admin (or nobody was) resumes what waited; another resets the tab. */
+  #arrived(admin: number | undefined): boolean {
+    if (admin === undefined || this.#admin === undefined || admin === this.#admin) {
+      if (admin !== undefined) this.#admin = admin;
+      this.#resume();
+      return true;
+    }
+    this.#changed();
+    return false;
+  }
+
+  /** Another admin is signed in: what waited for a sign-in is dropped, and the application resets the tab (once). */
+  #changed(): void {
+    const waiting = this.#signIn;
+    this.#signIn = undefined;
+    waiting?.reject(new ApiError(0, ADMIN_CHANGED, ''));
+    if (this.#changeAnnounced) return;
+    this.#changeAnnounced = true;
+    this.dispatchEvent(new Event('admin-changed'));
+  }
+
   #forget(): void {
     clearTimeout(this.#timer);
     localStorage.removeItem(EXPIRES_KEY);
+    localStorage.removeItem(ADMIN_KEY);
+    this.#admin = undefined;
   }
 
   #post(message: SessionMessage): void {
@@ -336,8 +442,7 @@ export class Api extends EventTarget {
     } else {
       // Another tab signed in or refreshed: the cookie is shared, so this tab is signed in too.
       this.#schedule(message.expiresAt, false);
-      if (message.type === 'signed-in') this.#resume();
-      this.dispatchEvent(new Event('signed-in-elsewhere'));
+      if (message.type === 'refreshed' || this.#arrived(message.admin)) this.dispatchEvent(new Event('signed-in-elsewhere'));
     }
   }
 }

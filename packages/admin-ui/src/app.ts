@@ -8,7 +8,7 @@ import { parseRoute, type Route, safeNext } from './router.ts';
 import type { NavigationEntry, Profile } from './types.ts';
 import './screens/login.ts';
 import './screens/list.ts';
-import { removeAllDrafts } from './form/drafts.ts';
+import { removeAllDrafts, sweepDrafts } from './form/drafts.ts';
 
 /**
  * A screen holding changes the admin could lose (docs/admin-ui.md, "Edits are never lost"): every
@@ -53,12 +53,17 @@ export class CmsApp extends LightElement {
   /** The URL shown, to restore when Back or Forward is refused. */
   #shownUrl = location.pathname + location.search;
   #focusAfterRender = false;
+  /** Another admin signed in: nothing of the previous admin's screen is shown until the new shell is there. */
+  #resetting = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.api = new Api(this.boot);
     this.api.addEventListener('session-ended', () => this.requestUpdate());
     this.api.addEventListener('signed-out', () => this.#signedOut());
+    this.api.addEventListener('admin-changed', () => void this.#adminChanged());
+    // Drafts past their day go while the tab stays open too, not only when a page starts.
+    setInterval(sweepDrafts, SWEEP_EVERY_MS);
     this.api.addEventListener('signed-in-elsewhere', () => {
       if (this.route.name === 'login') void this.start();
       else this.requestUpdate();
@@ -88,6 +93,7 @@ export class CmsApp extends LightElement {
     this.route = parseRoute(location.pathname, this.boot.prefix);
     try {
       this.me = await this.#loadProfile();
+      sweepDrafts();
       // The strings and the navigation at once: neither waits for the other.
       const [, nav] = await Promise.all([
         this.loadStrings(this.me?.preferences.admin_locale ?? this.boot.locale),
@@ -109,6 +115,7 @@ export class CmsApp extends LightElement {
     } catch (error) {
       this.failure = error instanceof ApiError ? error : new ApiError(0, 'network', String(error));
     }
+    this.#resetting = false;
     this.#focusAfterRender = focus;
     this.requestUpdate();
   }
@@ -242,6 +249,26 @@ export class CmsApp extends LightElement {
     this.requestUpdate();
   }
 
+  /**
+   * Another admin signed in on this browser (another tab, or the sign-in dialog): the tab starts
+   * again as that admin's, on the dashboard (docs/admin-ui.md, "Another admin on the same
+   * browser"). The screen goes at once: a changed form writes its draft under its own admin as it
+   * goes, and sends nothing; the unsaved-changes question, if asked, is dropped.
+   */
+  async #adminChanged(): Promise<void> {
+    this.#resetting = true;
+    const leaving = this.#leaving;
+    this.#leaving = undefined;
+    this.querySelector<HTMLDialogElement>('#cms-leave')?.close();
+    leaving?.resolve(false);
+    this.me = undefined;
+    this.nav = [];
+    history.replaceState(null, '', this.boot.prefix);
+    this.requestUpdate();
+    await this.updateComplete;
+    await this.start(true);
+  }
+
   async signOut(): Promise<void> {
     if (!(await this.#leave())) return;
     await this.api.logout();
@@ -260,7 +287,7 @@ export class CmsApp extends LightElement {
   }
 
   override render(): TemplateResult | typeof nothing {
-    if (!this.i18n) {
+    if (!this.i18n || this.#resetting) {
       return this.failure ? this.#failureView() : html`<p class="cms-loading" role="status">…</p>`;
     }
     if (this.failure) return this.#failureView();
@@ -526,6 +553,9 @@ function languageName(locale: string): string {
     return locale;
   }
 }
+
+/** How often an open tab sweeps the drafts past their day (docs/admin-ui.md, "Edits are never lost"). */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** The lazily loaded screen families (docs/admin-ui.md, "Budgets": one chunk per family). */
 const SCREENS = {

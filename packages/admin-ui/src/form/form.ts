@@ -75,6 +75,11 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   /** Preset targets still following their source (create form, not edited yet). */
   #following = new Set<string>();
   #draftTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The admin the form was opened for: its drafts are written and read under that admin's key only,
+   * even when another admin signs in while it is shown.
+   */
+  #admin: number | undefined;
   #hiddenAt = 0;
   #announced = '';
   readonly #onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -217,7 +222,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     this.sessionKey = newSessionKey();
     this.#nextGeneration();
     this.#dirtyChanged();
-    removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
+    removeDraft(this.#admin!, this.#draftCtl, this.#draftId);
   }
 
   #dirtyChanged(): void {
@@ -262,16 +267,16 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   }
 
   #writeDraft(): void {
-    const me = this.app.me;
-    if (!me || !this.schema) return;
+    const admin = this.#admin;
+    if (admin === undefined || !this.schema) return;
     if (!this.dirty) {
-      removeDraft(me.id, this.#draftCtl, this.#draftId);
+      removeDraft(admin, this.#draftCtl, this.#draftId);
       return;
     }
     // Passwords never reach the storage.
     const keep = (values: Values) =>
       Object.fromEntries(Object.entries(values).filter(([name]) => this.fields.find((f) => f.name === name)?.type !== 'password'));
-    writeDraft(me.id, this.#draftCtl, this.#draftId, {
+    writeDraft(admin, this.#draftCtl, this.#draftId, {
       savedAt: Date.now(),
       values: keep(this.values),
       base: keep(this.base),
@@ -285,6 +290,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#admin = this.app.me?.id;
     this.app.guard = this;
     document.addEventListener('keydown', this.#onKey);
     document.addEventListener('visibilitychange', this.#onVisibility);
@@ -301,8 +307,10 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
     document.removeEventListener('visibilitychange', this.#onVisibility);
     window.removeEventListener('pagehide', this.#onPageHide);
     this.app.removeEventListener('query-changed', this.#onLanguage);
-    clearTimeout(this.#draftTimer);
-    // Leaving with changes (a discard cleared them) keeps nothing; a crash never gets here.
+    // Leaving through the guard saved or discarded; a form taken away with changes (another admin
+    // signed in: docs/admin-ui.md, "Another admin on the same browser") writes its draft now, under
+    // its own admin. A crash never gets here.
+    this.#onPageHide();
   }
 
   async load(): Promise<void> {
@@ -370,12 +378,12 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
   }
 
   #offerDraft(): void {
-    const me = this.app.me;
-    if (!me || this.context === 'preview') return;
-    const draft = readDraft(me.id, this.#draftCtl, this.#draftId);
+    const admin = this.#admin;
+    if (admin === undefined || this.context === 'preview') return;
+    const draft = readDraft(admin, this.#draftCtl, this.#draftId);
     const differs = draft && this.#valueNames.some((name) => name in draft.values && !same(draft.values[name], this.values[name]));
     if (draft && (differs || draft.pending?.length)) this.draftOffer = draft;
-    else if (draft) removeDraft(me.id, this.#draftCtl, this.#draftId);
+    else if (draft) removeDraft(admin, this.#draftCtl, this.#draftId);
   }
 
   /** Restores a draft as a merge against what the server holds now: nothing of either is lost. */
@@ -395,7 +403,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
 
   dropDraft(): void {
     this.draftOffer = undefined;
-    removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
+    removeDraft(this.#admin!, this.#draftCtl, this.#draftId);
     this.requestUpdate();
   }
 
@@ -433,7 +441,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.errors = {};
       this.summary = undefined;
       this.conflicts = undefined;
-      removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
+      removeDraft(this.#admin!, this.#draftCtl, this.#draftId);
       this.#served(answer.data, answer.meta);
       this.#following.clear();
       this.notices = (answer.meta.notices ?? []) as Notice[];
@@ -605,7 +613,7 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.#changed.clear();
       this.#pending.clear();
       this.#dirtyChanged();
-      removeDraft(this.app.me!.id, this.#draftCtl, this.#draftId);
+      removeDraft(this.#admin!, this.#draftCtl, this.#draftId);
       this.app.flash(this.app.i18n!.forms(this.schema.messages.deleted, {}, 1));
       this.app.navigate(targetPath(this.schema.redirects.default, this.app.boot.prefix, { ctl: this.ctl }) ?? this.app.ctlPath(this.ctl));
     } catch (error) {

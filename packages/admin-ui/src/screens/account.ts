@@ -232,6 +232,7 @@ export class CmsAccount extends LightElement implements Announcer {
 /** `POST /account/avatar`, multipart `file_data`: the one call with a file, so not JSON; a 401 refreshes once. */
 async function sendAvatar(app: CmsApp, file: File): Promise<Avatar> {
   const send = () => {
+    app.api.assertAdmin();
     const body = new FormData();
     body.append('file_data', file);
     return fetch(`${app.boot.apiBase}/account/avatar`, {
@@ -245,8 +246,8 @@ async function sendAvatar(app: CmsApp, file: File): Promise<Avatar> {
   try {
     response = await send();
     if (response.status === 401 && (await app.api.refresh())) response = await send();
-  } catch {
-    throw new ApiError(0, 'network', '');
+  } catch (error) {
+    throw error instanceof ApiError ? error : new ApiError(0, 'network', '');
   }
   const body = (await response.json().catch(() => null)) as {
     data?: Avatar;

@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CmsApp } from '../app.ts';
 import { LightElement } from '../element.ts';
+import { sweepDrafts } from '../form/drafts.ts';
 
 /**
  * Sign-in (docs/admin-ui.md, "Sign-in"): a plain form that password managers fill
@@ -27,7 +28,9 @@ export class CmsLogin extends LightElement {
     this.requestUpdate();
     try {
       await this.app.api.login(String(data.get('login') ?? ''), String(data.get('password') ?? ''));
+      // Drafts past their day go at every sign-in (docs/admin-ui.md, "Edits are never lost"); the sign-in screen's start sweeps them.
       if (this.hasAttribute('dialog')) {
+        sweepDrafts();
         this.querySelector('dialog')?.close();
         this.app.requestUpdate();
       } else {
