@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../../src/env.ts';
-import { API, createTestDatabase, start, type Started, type TestDatabase } from '../support/app.ts';
+import { API, createTestDatabase, start, type Started } from '../support/app.ts';
 
 /*
  * The journal's engine address as the example app allows it (docs/journal.md, "The engine's

@@ -17,7 +17,7 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
 const QUOTED = /^'((?:[^']|'')*)'(::[a-z ]+)?$/i;
 
 /** The scalar an entity property declares as its default, of the property's runtime type, or undefined. */
-export function propertyDefault(property: EntityProperty): boolean | number | string | undefined {
+function propertyDefault(property: EntityProperty): boolean | number | string | undefined {
   if (String(property.kind) !== 'scalar' || property.primary || property.autoincrement) return undefined;
   const runtime = property.runtimeType;
   const value: unknown = property.default;

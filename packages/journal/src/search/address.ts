@@ -82,7 +82,8 @@ export function checkedLookup(policy: AddressPolicy, onRefused?: (error: Address
     if (isMetadataName(hostname)) {
       const refused = new AddressRefused(hostname, 'never');
       onRefused?.(refused);
-      return callback(refused, []);
+      callback(refused, []);
+      return;
     }
     lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, []);
