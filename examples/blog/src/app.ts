@@ -74,7 +74,7 @@ export async function startExampleApp(env: Env, options: StartOptions = {}): Pro
     secret,
     locales: options.locales ?? ['en', 'de'],
     fallbackLocale: 'en',
-    plugins: pluginsFor({ typesenseUrlFromHost: settings.typesenseUrl !== undefined }),
+    plugins: pluginsFor({ typesenseUrlFromHost: settings.typesenseUrl !== undefined, production: settings.production }),
     storage: { root: paths.storage },
     bootstrap: { superuser: bootstrap.superuser },
     // The core never reads the environment: the host hands the journal's search key over.

@@ -162,6 +162,10 @@ test('create and update a child in the manage dialog (422 under its fields), the
   const dialog = openDialog(page);
   await expect(dialog.getByRole('heading', { name: 'Create a record' })).toBeVisible();
   await expect(dialog.getByLabel('Author')).toBeFocused();
+  // The switch opens off, as the column's default says (`p.boolean().default(false)`, no form `default`).
+  const approved = dialog.getByRole('switch', { name: 'Approved' });
+  await expect(approved).toBeVisible();
+  expect(await approved.evaluate((input: HTMLInputElement) => [input.checked, input.indeterminate])).toEqual([false, false]);
   // Nothing typed: the server's 422 under each field, the focus on the first.
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog.getByLabel('Author')).toHaveAttribute('aria-invalid', 'true');
@@ -186,7 +190,8 @@ test('create and update a child in the manage dialog (422 under its fields), the
   await expect(status(page, 'Saved.')).toBeAttached();
   await expect(comments.getByRole('table')).toContainText('Changed in the dialog.');
   const stored = await related(api, `/cms/journal/posts/${id}/relations/comments`);
-  expect(stored.map((row) => [row.author_name, row.body])).toEqual([[`${tag} Ada`, 'Changed in the dialog.']]);
+  // The switch was left alone: saved as the default it opened with.
+  expect(stored.map((row) => [row.author_name, row.body, row.is_approved])).toEqual([[`${tag} Ada`, 'Changed in the dialog.', false]]);
   // Delete, after a confirm.
   await comments.getByRole('checkbox', { name: `Select ${tag} Ada` }).check();
   await comments.getByRole('button', { name: 'Delete selected' }).click();

@@ -6,7 +6,7 @@ import { createJournalPlugin } from '@cms/journal';
 import type { TestAdmin } from '../../../../test/support/app.ts';
 import { expectError } from '../../../../test/support/auth.ts';
 import { signIn, type Client } from '../../../../test/support/client.ts';
-import { addressRefusal, checkedLookup } from '../../../../packages/journal/src/search/address.ts';
+import { addressRefusal, checkedLookup, hostRefusal } from '../../../../packages/journal/src/search/address.ts';
 import { searchQueue } from '../../../../packages/journal/src/search/queue.ts';
 import { catalogPlugin } from '../../src/plugins/catalog.ts';
 import { POSTS, startBlogAdmin } from '../support/blog.ts';
@@ -65,6 +65,17 @@ describe('the Typesense address rules (docs/journal.md, "The engine\'s address")
     expect(allowed.error).toBeNull();
     expect(allowed.addresses.length).toBeGreaterThan(0);
     for (const { address } of allowed.addresses) expect(addressRefusal(address, ALLOW)).toBeUndefined();
+  });
+
+  it('refuses a metadata service by its name, before any lookup, whatever the host allows', async () => {
+    for (const host of ['metadata.google.internal', 'Metadata.Google.Internal.']) {
+      expect(await hostRefusal(host, ALLOW), host).toBe('never');
+      const answer = await new Promise<{ error: Error | null; addresses: unknown[] }>((resolve) =>
+        checkedLookup(ALLOW)(host, {}, (error, addresses) => resolve({ error, addresses })),
+      );
+      expect(answer.error?.message, host).toMatch(/metadata service/);
+      expect(answer.addresses).toEqual([]);
+    }
   });
 });
 

@@ -1,5 +1,4 @@
 import { formField, formMessages, type SchemaContext } from '../behaviors/schema/schema.ts';
-import { fieldTypeAssets } from '../fields/plugin/routes.ts';
 import type { OperationContext } from '../context/operation.ts';
 import { ok } from '../http/envelope.ts';
 import { ifMatchCondition } from '../http/versions.ts';
@@ -42,10 +41,10 @@ export function settingsEntries(ctx: OperationContext): SettingsEntry[] {
 }
 
 /**
- * FormView (docs/controllers.md) of a settings form: the fields as a controller form serves them, the
- * client files of the core's yes/no elements it uses (other plugin field types are refused on
- * settings forms), the standard form messages, and
- * redirects back to the settings page.
+ * FormView (docs/controllers.md) of a settings form: the fields as a controller form serves them, empty
+ * asset lists as the spec's FormView of a settings form has them (other plugin field types are
+ * refused on settings forms; the application loads the core's yes/no elements from `GET
+ * /field-types`: docs/settings.md), the standard form messages, and redirects back to the settings page.
  */
 function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
   const { strings, registry } = ctx.services;
@@ -54,7 +53,7 @@ function settingsFormView(entry: RegisteredSettings, ctx: OperationContext) {
   const page = `settings/${entry.code}`;
   return {
     fields: [...entry.fields.values()].map((field) => formField(field, schema)),
-    assets: fieldTypeAssets(entry.fields.values(), ctx.services),
+    assets: { scripts: [] as string[], styles: [] as string[] },
     messages: formMessages(strings, locale),
     meta: { locale },
     redirects: {

@@ -70,6 +70,8 @@ describe('switch and checkbox over HTTP', () => {
       element: 'cms-switch',
       translatable: false,
       typeOptions: {},
+      // The column's `default(false)` (docs/controllers.md, "Defaults from the entity").
+      default: false,
     });
     expect(fields.find((f) => f.name === 'is_checked')).toMatchObject({ type: 'checkbox', element: 'cms-checkbox', required: true });
     const script = /^\/backend\/assets\/cms\/backend\/yes-no\.js\?v=[0-9a-f]+$/;

@@ -80,7 +80,8 @@ describe('the relation schema', () => {
     ]);
     expect(data).toMatchObject({ name: 'badges', label: 'Badges', kind: 'belongsToMany', deferrable: true });
     expect(data.view.toolbarButtons).toEqual(['link', 'unlink']);
-    expect(data.pivotForm).toEqual([{ name: 'weight', type: 'number', label: 'Weight', min: 1, max: 10 }]);
+    // `default: 1` is the pivot column's (`p.integer().default(1)`; docs/controllers.md, "Defaults from the entity").
+    expect(data.pivotForm).toEqual([{ name: 'weight', type: 'number', label: 'Weight', min: 1, max: 10, default: 1 }]);
     expect(data.viewForm).toEqual([expect.objectContaining({ name: 'name', type: 'text', label: 'Name' })]);
   });
 

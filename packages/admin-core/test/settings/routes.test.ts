@@ -316,13 +316,14 @@ describe('settings routes', () => {
   });
 
   describe('GET /settings/{code}/schema', () => {
-    it("names the client files of the core yes/no element a settings form uses (the journal's switch), each once", async () => {
+    it("keeps the spec's empty asset lists with a switch field (the journal's): the yes/no script is listed by /field-types", async () => {
       const res = await root.get('settings/journal/schema');
       expect(res.status).toBe(200);
-      const { scripts, styles } = res.body.data.assets as { scripts: string[]; styles: string[] };
-      expect(scripts).toHaveLength(1);
-      expect(scripts[0]).toMatch(/\/yes-no\.js\?v=/);
-      expect(new Set(styles).size).toBe(styles.length);
+      const switches = (res.body.data.fields as Array<{ type: string; element?: string }>).filter((field) => field.type === 'switch');
+      expect(switches.map((field) => field.element)).toEqual(['cms-switch']);
+      expect(res.body.data.assets).toEqual({ scripts: [], styles: [] });
+      const types = (await root.get('field-types')).body.data as Array<{ alias: string; scripts: string[] }>;
+      expect(types.find((type) => type.alias === 'switch')!.scripts.filter((url) => /\/yes-no\.js\?v=/.test(url))).toHaveLength(1);
     });
 
     it('serves a FormView with empty asset lists', async () => {

@@ -6,6 +6,7 @@ import { targetPath } from '../router.ts';
 import '../screens/partial.ts';
 import type { FormField, FormView, RecordAction } from '../types.ts';
 import { readDraft, removeDraft, writeDraft, type Draft } from './drafts.ts';
+import { addScript, addStylesheet, loadFieldTypeElements } from './element-scripts.ts';
 import './field.ts';
 import type { CmsField, FieldOwner } from './field.ts';
 import type { FieldModule } from './field-types.ts';
@@ -325,6 +326,8 @@ export class CmsForm extends LightElement implements FieldOwner, LeaveGuard {
       this.fields = schema.data.fields.filter((field) => this.#inContext(field));
       this.tab = this.fields.find((field) => field.tab)?.tab ?? '';
       loadAssets(schema.data.assets);
+      // A settings FormView lists no assets (docs/settings.md): its yes/no elements come from `GET /field-types`.
+      if (this.settingsCode !== undefined) await loadFieldTypeElements(this.app, this.fields);
       const modules = await Promise.all(this.fields.map((field) => moduleOf(field)));
       for (const [i, field] of this.fields.entries()) this.modules.set(field.name, modules[i]!);
       if (record) this.#served(record.data, record.meta);
@@ -966,22 +969,8 @@ function fieldOf(key: string, names: Set<string>): string | undefined {
 
 /** A form's `assets`: each script and stylesheet once per page (docs/admin-ui.md, "Plugin elements: protocol v1"). */
 function loadAssets(assets: FormView['assets']): void {
-  for (const url of assets.scripts) {
-    if (document.querySelector(`script[data-cms-asset="${CSS.escape(url)}"]`)) continue;
-    const script = document.createElement('script');
-    if (/\.mjs(\?|$)/.test(url)) script.type = 'module';
-    script.src = url;
-    script.dataset.cmsAsset = url;
-    document.head.append(script);
-  }
-  for (const url of assets.styles) {
-    if (document.querySelector(`link[data-cms-asset="${CSS.escape(url)}"]`)) continue;
-    const link = document.createElement('link');
-    link.rel = 'stylesheet';
-    link.href = url;
-    link.dataset.cmsAsset = url;
-    document.head.append(link);
-  }
+  for (const url of assets.scripts) addScript(url);
+  for (const url of assets.styles) addStylesheet(url);
 }
 
 if (!customElements.get('cms-form')) customElements.define('cms-form', CmsForm);

@@ -5,6 +5,7 @@ import { LightElement } from '../element.ts';
 import type { FormField } from '../types.ts';
 import './field.ts';
 import { CmsField, type FieldOwner } from './field.ts';
+import { loadFieldTypeElements } from './element-scripts.ts';
 import type { FieldModule } from './field-types.ts';
 import { moduleOf, VALUELESS } from './modules.ts';
 import { placeRefusal } from './relation-logic.ts';
@@ -42,30 +43,6 @@ class CmsChildField extends CmsField {
   }
 }
 if (!customElements.get('cms-relation-child-field')) customElements.define('cms-relation-child-field', CmsChildField);
-
-/** The field types' element scripts (`GET /field-types`), read once: a child form's switch needs `cms-switch`. */
-let fieldTypes: Promise<{ alias: string; scripts: string[]; styles: string[] }[]> | undefined;
-
-async function loadElements(app: CmsApp, fields: FormField[]): Promise<void> {
-  const missing = fields.filter((field) => field.element && !customElements.get(field.element));
-  if (!missing.length) return;
-  fieldTypes ??= app.api
-    .call<{ alias: string; scripts: string[]; styles: string[] }[]>('GET', '/field-types')
-    .then((answer) => answer.data)
-    .catch(() => []);
-  const types = await fieldTypes;
-  for (const field of missing) {
-    const type = types.find((entry) => entry.alias === field.type);
-    for (const url of type?.scripts ?? []) {
-      if (document.querySelector(`script[data-cms-asset="${CSS.escape(url)}"]`)) continue;
-      const script = document.createElement('script');
-      if (/\.mjs(\?|$)/.test(url)) script.type = 'module';
-      script.src = url;
-      script.dataset.cmsAsset = url;
-      document.head.append(script);
-    }
-  }
-}
 
 /**
  * A child form in a modal dialog (docs/admin-ui.md, "Relation manager"): the manage form of a
@@ -217,7 +194,7 @@ export class CmsRelationForm extends LightElement implements FieldOwner {
       const [modules, loaded] = await Promise.all([
         Promise.all(fields.map((field) => moduleOf(field))),
         this.options.load?.(this.#abort.signal),
-        loadElements(this.app, fields),
+        loadFieldTypeElements(this.app, fields),
       ]);
       for (const [i, field] of fields.entries()) this.modules.set(field.name, modules[i]!);
       const values: Values = {};

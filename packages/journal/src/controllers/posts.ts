@@ -140,8 +140,9 @@ export const postsController = (policy: AddressPolicy) =>
           fields: {
             author_name: { type: 'text', label: s('comments.fields.author_name'), required: true },
             body: { type: 'textarea', label: s('comments.fields.body'), required: true },
-            // The core's yes/no type (docs/field-types.md, "switch and checkbox"): true or false only.
-            is_approved: { type: 'switch', label: s('comments.fields.is_approved'), default: false },
+            // The core's yes/no type (docs/field-types.md, "switch and checkbox"): true or false only. No
+            // `default`: the column's (`p.boolean().default(false)`) is the form's (docs/controllers.md).
+            is_approved: { type: 'switch', label: s('comments.fields.is_approved') },
             // A child form's upload: held under the dialog's X-Child-Session-Key until the comment's save (docs/files.md, "Child forms").
             photo: {
               type: 'fileupload',

@@ -24,6 +24,16 @@ export const PUBLIC_ADDRESSES_ONLY: AddressPolicy = Object.freeze({ allowPrivate
 
 /** Metadata services outside the link-local range (Alibaba Cloud, Azure's wire server, AWS over IPv6). */
 const METADATA = new Set(['100.100.100.200', '168.63.129.16', 'fd00:ec2::254']);
+/**
+ * Names of metadata services, refused before any lookup whatever they resolve to (Google Cloud's;
+ * it answers on `169.254.169.254`, refused as link-local, but a resolver that maps it elsewhere
+ * must not open a way to it).
+ */
+const METADATA_NAMES = new Set(['metadata.google.internal']);
+
+/** Whether a host name is a metadata service's own name (`metadata.google.internal`, any case, a final dot or not). */
+export const isMetadataName = (hostname: string): boolean => METADATA_NAMES.has(hostname.toLowerCase().replace(/\.$/, ''));
+
 /** Ranges a host may allow: its own machine and its private network. */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'carrierGradeNat', 'uniqueLocal']);
 
@@ -69,6 +79,12 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, addresses: Array<{ a
  */
 export function checkedLookup(policy: AddressPolicy, onRefused?: (error: AddressRefused) => void) {
   return (hostname: string, _options: unknown, callback: LookupCallback): void => {
+    if (isMetadataName(hostname)) {
+      const refused = new AddressRefused(hostname, 'never');
+      onRefused?.(refused);
+      callback(refused, []);
+      return;
+    }
     lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, []);
       for (const { address } of addresses) {
@@ -111,6 +127,7 @@ export async function hostRefusal(
 ): Promise<'never' | 'private' | 'unresolved' | undefined> {
   const literal = literalAddress(hostname);
   if (literal !== undefined) return addressRefusal(literal, policy);
+  if (isMetadataName(hostname)) return 'never';
   let addresses: string[];
   try {
     addresses = await resolveAll(hostname, timeoutMs);

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import axios, { type AxiosAdapter } from 'axios';
 import { Client, Errors, type ConfigurationOptions } from 'typesense';
-import { addressRefusal, AddressRefused, checkedLookup, literalAddress, type AddressPolicy } from './address.ts';
+import { addressRefusal, AddressRefused, checkedLookup, isMetadataName, literalAddress, type AddressPolicy } from './address.ts';
 
 /**
  * The journal's use of Typesense (docs/journal.md, "Search gate"), through the `typesense` client
@@ -92,6 +92,8 @@ function baseUrl(url: string, policy: AddressPolicy): string {
   const literal = literalAddress(parsed.hostname);
   const reason = literal === undefined ? undefined : addressRefusal(literal, policy);
   if (reason) throw new SearchEngineError(`the Typesense URL is refused: ${new AddressRefused(literal!, reason).message}`, false);
+  if (isMetadataName(parsed.hostname))
+    throw new SearchEngineError(`the Typesense URL is refused: ${new AddressRefused(parsed.hostname, 'never').message}`, false);
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 

@@ -9,6 +9,7 @@ import type { FormConfig } from '../../controllers/types.ts';
 import { formAssets } from '../../fields/plugin/routes.ts';
 import { mayWrite } from '../../fields/write.ts';
 import { widgetPermitted } from '../../controllers/action-lists.ts';
+import { entityDefault } from '../../controllers/entity-default.ts';
 
 /** FormField keys served as the author wrote them (labels are localized below; docs/controllers.md, "FieldConfig"). */
 const PASSTHROUGH = [
@@ -71,6 +72,9 @@ export function formField(field: ResolvedField, { strings, locale, principal, pe
   const out: Record<string, unknown> = { name: field.name, type: field.type.name };
   for (const key of LOCALIZED) if (typeof config[key] === 'string') out[key] = strings.t(locale, config[key] as string);
   for (const key of PASSTHROUGH) if (config[key] !== undefined) out[key] = config[key];
+  // No `default` written: the column's own (`p.boolean().default(false)`), so a new record opens with it.
+  const fromEntity = entityDefault(field);
+  if (fromEntity !== undefined) out.default = fromEntity;
   // A field the admin may not write (docs/controllers.md, "Field-level write permissions").
   if (!mayWrite(field.config, principal)) out.readOnly = true;
   if (field.config.options) {

@@ -1,5 +1,5 @@
 import type { AdminServices } from '../../context/services.ts';
-import type { ResolvedController, ResolvedField } from '../../controllers/resolve.ts';
+import type { ResolvedController } from '../../controllers/resolve.ts';
 import { ok } from '../../http/envelope.ts';
 import type { RouteDefinition } from '../../http/types.ts';
 import { pluginFieldTypeOf, type PluginFieldType } from './field-type.ts';
@@ -84,17 +84,3 @@ const adder = (assets: ControllerAssets) => (urls: ControllerAssets) => {
   for (const url of urls.scripts) if (!assets.scripts.includes(url)) assets.scripts.push(url);
   for (const url of urls.styles) if (!assets.styles.includes(url)) assets.styles.push(url);
 };
-
-/**
- * The client files of the plugin field types among `fields` (a settings form's: the core's
- * `switch` and `checkbox` are the only plugin types it accepts), in field order, each once.
- */
-export function fieldTypeAssets(fields: Iterable<ResolvedField>, core: AdminServices): ControllerAssets {
-  const assets: ControllerAssets = { scripts: [], styles: [] };
-  const add = adder(assets);
-  for (const field of fields) {
-    const type = pluginFieldTypeOf(field.type);
-    if (type) add(assetUrls(type, core));
-  }
-  return assets;
-}
