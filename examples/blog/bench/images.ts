@@ -93,6 +93,9 @@ export async function runImages(
       const started = performance.now();
       const res = await fetch(target, { method: 'POST', headers: auth, body }).catch(() => undefined);
       await res?.arrayBuffer();
+      // One admin holds at most four places of the image queue (docs/files.md, "Image work"): a
+      // client refused with 429 waits out its Retry-After instead of sending again at once.
+      if (res?.status === 429) await pause(Number(res.headers.get('retry-after') ?? '1') * 1000);
       if (!measuring) continue;
       if (res?.status === 201) uploads.push(performance.now() - started);
       else if (res?.status === 429) refused += 1;

@@ -8,6 +8,7 @@ import { parsedWithoutEscapes } from './body.ts';
 import { toErrorResponse } from './envelope.ts';
 import type { RouteCheck } from './validate.ts';
 import { matchLocale } from '../i18n/strings.ts';
+import { asImageOwner, imageOwnerOf } from '../storage/image-queue.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import {
   bodyKindOf,
@@ -192,7 +193,9 @@ async function answerRoute(
   const authed: AuthedRequest = Object.assign(req, { principal, transport });
   route.authorize?.(authed);
   await prepare(core, route, req, loadBody, check);
-  return route.handler(authed, operationContext(requestContext(core, req.locale, req.requestId, req.ip), principal, transport));
+  const ctx = operationContext(requestContext(core, req.locale, req.requestId, req.ip), principal, transport);
+  // The handler's image work counts against its admin's share of the queue (docs/files.md, "Image work").
+  return asImageOwner(imageOwnerOf(principal.admin.id), () => route.handler(authed, ctx));
 }
 
 /**

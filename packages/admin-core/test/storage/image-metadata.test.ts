@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { walkImage } from '../../src/storage/image-metadata/index.ts';
+import { MAX_JPEG_SCANS } from '../../src/storage/image-metadata/jpeg.ts';
 import { inspectImage, isDecodableImage, MAX_IMAGE_FRAMES } from '../../src/storage/images.ts';
 import {
+  progressiveJpegOfScans,
   apng,
   type Format,
   gifOfFrames,
@@ -277,5 +279,38 @@ describe('animations are bounded by their header walk (finding 2)', () => {
     // 25 frames of a 2000×2000 screen are 100,000,000 pixels; 26 are more.
     expect(await isDecodableImage(gifOfFrames(25, 2000, 2000))).toBe(true);
     expect(await isDecodableImage(gifOfFrames(26, 2000, 2000))).toBe(false);
+  });
+});
+
+describe('the JPEG scan budget (issue 38)', () => {
+  it(`walks a JPEG of ${MAX_JPEG_SCANS} scans and refuses one of ${MAX_JPEG_SCANS + 1}, which libjpeg would decode`, async () => {
+    expect(walkImage(progressiveJpegOfScans(MAX_JPEG_SCANS), 'jpg')).toMatchObject({ width: 8, height: 8, frames: 1 });
+    const over = progressiveJpegOfScans(MAX_JPEG_SCANS + 1);
+    expect(walkImage(over, 'jpg')).toBeUndefined();
+    // A valid file: what the budget refuses is work, not a broken image.
+    expect((await sharp(over, { failOn: 'warning' }).raw().toBuffer({ resolveWithObject: true })).info.width).toBe(8);
+  });
+
+  it('stays above what encoders write: libjpeg progressive and mozjpeg, grey, colour and CMYK', async () => {
+    const base = sharp({
+      create: {
+        width: 96,
+        height: 64,
+        channels: 3,
+        background: { r: 200, g: 30, b: 90 },
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    });
+    const scansOf = (jpeg: Buffer) => {
+      let count = 0;
+      for (let at = jpeg.indexOf(Buffer.from([0xff, 0xda])); at >= 0; at = jpeg.indexOf(Buffer.from([0xff, 0xda]), at + 2)) count += 1;
+      return count;
+    };
+    for (const image of [base.clone(), base.clone().greyscale(), base.clone().toColourspace('cmyk')])
+      for (const options of [{ progressive: true }, { mozjpeg: true }]) {
+        const jpeg = await image.clone().jpeg(options).toBuffer();
+        expect(scansOf(jpeg)).toBeLessThanOrEqual(MAX_JPEG_SCANS);
+        expect(walkImage(jpeg, 'jpg')).toBeDefined();
+      }
   });
 });

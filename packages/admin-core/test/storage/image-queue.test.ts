@@ -80,6 +80,52 @@ describe('WorkQueue', () => {
   });
 });
 
+describe('WorkQueue shares (issue 38)', () => {
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('refuses an owner past its share with 429 while another owner, and host code without one, are admitted', async () => {
+    const queue = new WorkQueue(2, 10, 3);
+    const gate = deferred();
+    const hold = (owner: string | undefined) => queue.run(() => gate.promise, owner);
+    const held = [hold('admin:1'), hold('admin:1'), hold('admin:1')];
+    // Refused at once: without a share it would wait for a place instead.
+    const refused = await Promise.race([hold('admin:1').catch((error: unknown) => error), turn().then(() => 'admitted')]);
+    expect(isAdminError(refused) && [refused.status, refused.headers]).toEqual([429, { 'Retry-After': '1' }]);
+    const others = [hold('admin:2'), hold(undefined), hold(undefined), hold(undefined), hold(undefined)];
+    expect([queue.held('admin:1'), queue.held('admin:2'), queue.held(undefined), queue.admitted]).toEqual([3, 1, 4, 8]);
+    gate.release();
+    await Promise.all([...held, ...others]);
+    expect([queue.active, queue.waiting, queue.held('admin:1'), queue.admitted]).toEqual([0, 0, 0, 8]);
+  });
+
+  it('gives a freed place to the waiting owner that runs the fewest jobs, not to the longest backlog', async () => {
+    const queue = new WorkQueue(2, 10, 4);
+    const gates = Array.from({ length: 5 }, deferred);
+    const started: string[] = [];
+    const job = (name: string, owner: string, gate: { promise: Promise<void> }) =>
+      queue.run(async () => {
+        started.push(name);
+        await gate.promise;
+      }, owner);
+    const runs = [
+      job('a1', 'a', gates[0]!),
+      job('a2', 'a', gates[1]!),
+      job('a3', 'a', gates[2]!),
+      job('a4', 'a', gates[3]!),
+      job('b1', 'b', gates[4]!),
+    ];
+    await turn();
+    expect(started).toEqual(['a1', 'a2']);
+    gates[0]!.release();
+    await turn();
+    // `a` still runs one job, `b` none: b1 goes first although a3 and a4 came before it.
+    expect(started).toEqual(['a1', 'a2', 'b1']);
+    for (const gate of gates) gate.release();
+    await Promise.all(runs);
+    expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
+  });
+});
+
 describe('the image queue', () => {
   it(`thumbnails run ${IMAGE_CONCURRENCY} at a time, and a password hash is not queued behind them`, async () => {
     const big = await sharp({

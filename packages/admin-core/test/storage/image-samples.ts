@@ -228,3 +228,36 @@ export const noisyJpeg = (width = 400, height = 300) =>
   sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .jpeg()
     .toBuffer();
+
+/** A JPEG segment: marker, length, body. */
+const jpegSegment = (marker: number, body: number[]) =>
+  Buffer.from([0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body]);
+
+/** A Huffman table of one symbol with the one-bit code `0`: class 0 (DC) or 1 (AC). */
+const oneCodeTable = (tableClass: number) => jpegSegment(0xc4, [tableClass << 4, 1, ...Array<number>(15).fill(0), 0x00]);
+
+/**
+ * A valid progressive JPEG of one 8×8 grey block made of `scans` scans (issue 38): a DC scan, then
+ * empty AC scans of one coefficient each at successive approximation 13, then the refinements
+ * 13→12 down to 1→0 of every coefficient, as far as `scans` reaches (at most 883). Every scan's
+ * data is one bit, the symbol that ends the band (an EOB run of one block), padded with ones: a
+ * file of a few bytes a scan that libjpeg decodes without a warning, scan by scan.
+ */
+export function progressiveJpegOfScans(scans: number): Buffer {
+  const heads: Array<[number, number, number, number]> = [[0, 0, 0, 0]];
+  for (let k = 1; k <= 63; k += 1) heads.push([k, k, 0, 13]);
+  for (let al = 12; al >= 0; al -= 1) for (let k = 1; k <= 63; k += 1) heads.push([k, k, al + 1, al]);
+  if (scans < 1 || scans > heads.length) throw new Error(`1 to ${heads.length} scans`);
+  const scanSegments = heads
+    .slice(0, scans)
+    .map(([ss, se, ah, al]) => Buffer.concat([jpegSegment(0xda, [1, 1, 0x00, ss, se, (ah << 4) | al]), Buffer.from([0x7f])]));
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    jpegSegment(0xdb, [0x00, ...Array<number>(64).fill(1)]),
+    jpegSegment(0xc2, [8, 0, 8, 0, 8, 1, 1, 0x11, 0]),
+    oneCodeTable(0),
+    oneCodeTable(1),
+    ...scanSegments,
+    Buffer.from([0xff, 0xd9]),
+  ]);
+}
