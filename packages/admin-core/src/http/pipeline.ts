@@ -199,6 +199,19 @@ async function answerRoute(
 }
 
 /**
+ * Counts an anonymous refusal on the address's counter: a 429 when the address is over its limit.
+ * A count that cannot be written (the database closing under a shutdown, while a cut client's body
+ * is refused) answers the refusal itself, not an opaque 500 (docs/auth.md, "Login throttling").
+ */
+async function countRefusal(core: AdminServices, address: string): Promise<void> {
+  try {
+    await core.auth.throttle.refused(core.auth.em(), address);
+  } catch (error) {
+    if (isAdminError(error)) throw error;
+  }
+}
+
+/**
  * An anonymous route, under the per-address throttle (docs/auth.md, "Login throttling"): an
  * address over its limit is 429 before a body is read, and each refusal of the input (the
  * pipeline's or the handler's 422) counts as one attempt, so refusals cost an anonymous caller
@@ -211,13 +224,12 @@ async function answerPublic(
   loadBody: ((req: AdminRequest) => Promise<Pick<AdminRequest, 'body' | 'files'>>) | undefined,
   check: RouteCheck | undefined,
 ): Promise<AdminResponse> {
-  const { throttle } = core.auth;
-  if (bodyKindOf(route, req.method) !== 'none') await throttle.admit(core.auth.em(), req.ip);
+  if (bodyKindOf(route, req.method) !== 'none') await core.auth.throttle.admit(core.auth.em(), req.ip);
   try {
     await prepare(core, route, req, loadBody, check);
     return await route.handler(req, requestContext(core, req.locale, req.requestId, req.ip));
   } catch (error) {
-    if (isAdminError(error) && error.kind === 'validation') await throttle.refused(core.auth.em(), req.ip);
+    if (isAdminError(error) && error.kind === 'validation') await countRefusal(core, req.ip);
     throw error;
   }
 }
