@@ -20,8 +20,9 @@ let secondId: number;
 
 test.beforeAll(async () => {
   api = await apiAs();
-  first = await createAccount(api, 'adma');
-  second = await createAccount(api, 'admb');
+  // Logins that sort after `admin`: the author combobox of choice.spec.ts shows the first 20 admins by name.
+  first = await createAccount(api, 'tabsa');
+  second = await createAccount(api, 'tabsb');
   const ids = async (login: string) => {
     const answer = await api.get(`${API}/cms/backend/admins`, { params: { search: login } });
     return ((await answer.json()).data as { id: number; login: string }[]).find((row) => row.login === login)!.id;
